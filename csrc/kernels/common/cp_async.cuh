@@ -1,0 +1,45 @@
+// cp.async (sm_80+): global -> shared copies that bypass registers, grouped and waited on per thread.
+//
+// cuda_pipeline.h offers these with compile-time sizes only; predicated tails need the source size
+// as a run-time value (bytes past it are zero-filled), so the copy itself is wrapped here.  Group
+// commit and wait come from cuda_pipeline.h.
+#pragma once
+
+#include <cuda_pipeline.h>
+#include <stdint.h>
+
+namespace asyncgemm {
+
+__device__ __forceinline__ uint32_t smem_addr(const void *ptr) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
+}
+
+// cp.async.{ca,cg}.shared.global [dst], [src], Bytes, src_bytes: copies src_bytes (0..Bytes) and
+// zero-fills the rest of the Bytes-wide destination.  16-byte copies use .cg (L2 only: the tile is
+// read once per block, so L1 would only be polluted); 4- and 8-byte copies must use .ca.
+template <int Bytes>
+__device__ __forceinline__ void cp_async_zfill(void *dst_smem, const void *src_global, uint32_t src_bytes) {
+    static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+    if constexpr (Bytes == 16) {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst_smem)),
+                     "l"(src_global), "r"(src_bytes)
+                     : "memory");
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(smem_addr(dst_smem)),
+                     "l"(src_global), "n"(Bytes), "r"(src_bytes)
+                     : "memory");
+    }
+}
+
+// cp.async.commit_group: closes the group of copies this thread issued since the last commit.
+__device__ __forceinline__ void cp_async_commit() { __pipeline_commit(); }
+
+// cp.async.wait_group N: waits until at most N of this thread's committed groups are in flight.
+// Only this thread's copies: a __syncthreads() must follow before other threads read the tile.
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+    static_assert(N >= 0 && N <= 7, "cp.async.wait_group takes 0..7 here");
+    __pipeline_wait_prior(N);
+}
+
+}  // namespace asyncgemm

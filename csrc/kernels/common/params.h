@@ -1,0 +1,56 @@
+// Kernel parameter blocks: the one contract between host planning and device code.
+//
+// Plain structs, no CUDA headers, identical layout under g++ and nvcc: the host fills one and passes
+// it by value as a kernel's single parameter.  Every problem reaches a kernel in canonical form
+// (row-major D, see csrc/plan/normalize.h), so kernels never look at the public order or ops.
+#pragma once
+
+#include <stdint.h>
+
+namespace asyncgemm {
+
+// Element types, with the public asyncgemm_dtype_t values.
+enum DType : int32_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
+
+// D[m][n] = alpha * A[m][k] * B[k][n] + beta * C[m][n], all row-major in the canonical problem, for
+// batch_count problems.  Element (i, p) of A is a[i * lda + p] when a_k_major, else a[p * lda + i];
+// element (p, j) of B is b[j * ldb + p] when b_k_major, else b[p * ldb + j].  C and D share type_cd
+// and are row-major with ldc / ldd.  c is null when beta == 0.  Strides are in elements; 0 broadcasts.
+struct GemmParams {
+    int64_t m, n, k;
+    const void *a;
+    int64_t lda, stride_a;
+    const void *b;
+    int64_t ldb, stride_b;
+    const void *c;
+    int64_t ldc, stride_c;
+    void *d;
+    int64_t ldd, stride_d;
+    int64_t batch_count;
+    float alpha, beta;
+    int32_t type_ab;   // DType of A and B
+    int32_t type_cd;   // DType of C and D
+    int32_t a_k_major, b_k_major;
+    int32_t vec_a, vec_b;  // elements per global->shared copy of A and B (a power of two, 1 = scalar)
+    int32_t tiles_m, tiles_n;    // output tiles of the kernel's tile shape
+    int32_t raster_group;        // tile rows walked together so A and B tiles stay in L2
+    int32_t reserved;
+};
+
+// dst[rows][cols] = alpha * op(src), row-major.  op N: src[i][j] at src[i * ld_src + j];
+// op T: dst[i][j] = src[j * ld_src + i] (src is cols x rows).
+struct CopyParams {
+    int64_t rows, cols;
+    const void *src;
+    int64_t ld_src;
+    void *dst;
+    int64_t ld_dst;
+    float alpha;
+    int32_t dtype;        // DType of src and dst
+    int32_t vec;          // elements per vector access (1, 2, 4 or 8)
+    int32_t layout;       // asyncgemm_smem_layout_t value: PLAIN, PADDED or SWIZZLED (AUTO resolved)
+    int32_t tiles_rows, tiles_cols;  // tiles of the kernel's tile shape over dst
+    int32_t reserved;
+};
+
+}  // namespace asyncgemm

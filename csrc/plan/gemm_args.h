@@ -1,0 +1,49 @@
+// A GEMM call as the public API states it, before any checking, and its canonical form.
+#pragma once
+
+#include <stdint.h>
+
+#include "asyncgemm.h"
+#include "kernels/common/params.h"
+
+namespace asyncgemm::plan {
+
+struct GemmArgs {
+    asyncgemm_order_t order = ASYNCGEMM_ORDER_ROW;
+    asyncgemm_op_t op_a = ASYNCGEMM_OP_N, op_b = ASYNCGEMM_OP_N;
+    int64_t m = 0, n = 0, k = 0;
+    float alpha = 1.0f;
+    const void *a = nullptr;
+    asyncgemm_dtype_t type_a = ASYNCGEMM_R_32F;
+    int64_t lda = 0, stride_a = 0;
+    const void *b = nullptr;
+    asyncgemm_dtype_t type_b = ASYNCGEMM_R_32F;
+    int64_t ldb = 0, stride_b = 0;
+    float beta = 0.0f;
+    const void *c = nullptr;
+    asyncgemm_dtype_t type_c = ASYNCGEMM_R_32F;
+    int64_t ldc = 0, stride_c = 0;
+    void *d = nullptr;
+    asyncgemm_dtype_t type_d = ASYNCGEMM_R_32F;
+    int64_t ldd = 0, stride_d = 0;
+    int64_t batch_count = 1;
+    asyncgemm_algo_t algo = ASYNCGEMM_ALGO_AUTO;
+};
+
+// Throws Error naming the first bad argument (INVALID_VALUE, or MISALIGNED for a pointer that is
+// not aligned to its element size).  Needs no GPU; checks every argument that does not depend on
+// the device.
+void validate(const GemmArgs &args);
+
+// True when the call has no output to write (m, n or batch_count is 0).
+bool is_empty(const GemmArgs &args);
+
+// The row-major canonical problem of a validated call (see GemmParams): a column-major problem
+// D = A·B becomes the row-major D' = B'·A' with m and n swapped.  Tile fields are left zero.
+GemmParams canonicalize(const GemmArgs &args);
+
+size_t dtype_size(int32_t dtype);
+const char *dtype_name(int32_t dtype);
+const char *algo_name(asyncgemm_algo_t algo);
+
+}  // namespace asyncgemm::plan

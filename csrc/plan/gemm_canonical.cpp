@@ -1,0 +1,65 @@
+// The row-major canonical form every GEMM kernel receives (see GemmParams in params.h).
+#include "plan/gemm_args.h"
+
+namespace asyncgemm::plan {
+
+size_t dtype_size(int32_t dtype) { return dtype == kF32 ? 4 : 2; }
+
+const char *dtype_name(int32_t dtype) {
+    switch (dtype) {
+    case kF32: return "f32";
+    case kF16: return "f16";
+    case kBF16: return "bf16";
+    default: return "unknown dtype";
+    }
+}
+
+const char *algo_name(asyncgemm_algo_t algo) {
+    switch (algo) {
+    case ASYNCGEMM_ALGO_AUTO: return "ASYNCGEMM_ALGO_AUTO";
+    case ASYNCGEMM_ALGO_SIMT: return "ASYNCGEMM_ALGO_SIMT";
+    case ASYNCGEMM_ALGO_ASYNC_COPY: return "ASYNCGEMM_ALGO_ASYNC_COPY";
+    case ASYNCGEMM_ALGO_PIPELINED: return "ASYNCGEMM_ALGO_PIPELINED";
+    case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: return "ASYNCGEMM_ALGO_SM90_TMA_WGMMA";
+    case ASYNCGEMM_ALGO_SM100_TCGEN05: return "ASYNCGEMM_ALGO_SM100_TCGEN05";
+    }
+    return "unknown algorithm";
+}
+
+GemmParams canonicalize(const GemmArgs &args) {
+    GemmParams p{};
+    p.k = args.k;
+    p.batch_count = args.batch_count;
+    p.alpha = args.alpha;
+    p.beta = args.beta;
+    p.type_ab = args.type_a;
+    p.type_cd = args.type_d;
+    p.c = args.beta != 0.0f ? args.c : nullptr;
+    p.ldc = args.ldc;
+    p.stride_c = args.stride_c;
+    p.d = args.d;
+    p.ldd = args.ldd;
+    p.stride_d = args.stride_d;
+    if (args.order == ASYNCGEMM_ORDER_ROW) {
+        // A(i,p) = a[i*lda + p] when op_a is N; B(p,j) = b[j*ldb + p] when op_b is T.
+        p.m = args.m;
+        p.n = args.n;
+        p.a = args.a, p.lda = args.lda, p.stride_a = args.stride_a;
+        p.b = args.b, p.ldb = args.ldb, p.stride_b = args.stride_b;
+        p.a_k_major = args.op_a == ASYNCGEMM_OP_N;
+        p.b_k_major = args.op_b == ASYNCGEMM_OP_T;
+    } else {
+        // Column-major D (m x n) is row-major D^T (n x m) = op_b(B)^T · op_a(A)^T: the canonical A is
+        // the caller's B and is K-major when op_b is N; the canonical B is the caller's A and is
+        // K-major when op_a is T.
+        p.m = args.n;
+        p.n = args.m;
+        p.a = args.b, p.lda = args.ldb, p.stride_a = args.stride_b;
+        p.b = args.a, p.ldb = args.lda, p.stride_b = args.stride_a;
+        p.a_k_major = args.op_b == ASYNCGEMM_OP_N;
+        p.b_k_major = args.op_a == ASYNCGEMM_OP_T;
+    }
+    return p;
+}
+
+}  // namespace asyncgemm::plan

@@ -1,0 +1,17 @@
+// GEMM planning: which algorithm serves a call, and the launch that runs it.
+#pragma once
+
+#include "asyncgemm.h"
+#include "plan/gemm_args.h"
+#include "runtime/handle.h"
+
+namespace asyncgemm::plan {
+
+// True when the algorithm's kernels are built into this library and loaded for the handle's device.
+bool algo_available(const Handle &handle, asyncgemm_algo_t algo);
+
+// Validates, chooses the algorithm (args.algo, or the best available one for AUTO), and launches on
+// `stream`.  Throws Error without launching anything when the call cannot be served.
+void gemm(const Handle &handle, const GemmArgs &args, void *stream);
+
+}  // namespace asyncgemm::plan

@@ -1,0 +1,23 @@
+// The table of every precompiled kernel, as the runtime loads it: each family's planner owns a
+// contiguous block (its own KernelSpec array), and the table is their concatenation in Family order.
+#pragma once
+
+#include <stddef.h>
+
+#include "runtime/kernel_table.h"
+
+namespace asyncgemm::plan {
+
+// Each family's planner defines its block (csrc/plan/<family>_plan.cpp).
+struct FamilyKernels {
+    const KernelSpec *kernels;
+    size_t count;
+};
+FamilyKernels copy_kernels();
+FamilyKernels simt_kernels();
+
+// All kernels; the handle's kernel index of a family's i-th kernel is family_base(family) + i.
+const KernelTable &kernel_table();
+size_t family_base(Family family);
+
+}  // namespace asyncgemm::plan

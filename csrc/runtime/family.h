@@ -1,0 +1,14 @@
+// Kernel families: one fatbin each, embedded in the library's read-only data.
+#pragma once
+
+namespace asyncgemm {
+
+enum class Family : int {
+    Copy = 0,  // csrc/kernels/copy: asyncgemm_copy2d
+    Simt = 1,  // csrc/kernels/simt: fp32-FMA GEMM (ALGO_SIMT)
+    Count
+};
+
+const char *family_name(Family family);
+
+}  // namespace asyncgemm

@@ -1,0 +1,63 @@
+// The object behind asyncgemm_handle_t: one CUDA context, the kernels loaded into it, device facts.
+//
+// Creation does all the slow work (driver load, library load, function lookup, attributes), so a
+// launch only checks the stream's context and calls cuLaunchKernelEx: nothing is allocated, loaded
+// or configured on the launch path, and launches capture cleanly into CUDA graphs.  A handle may be
+// used from several threads at once: after creation it is immutable except for the math mode.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "asyncgemm.h"
+#include "runtime/kernel_table.h"
+
+namespace asyncgemm {
+
+struct DeviceInfo {
+    int ordinal = 0;
+    int cc_major = 0, cc_minor = 0;
+    int sm_count = 0;
+    int max_smem_per_block_optin = 0;  // bytes
+    int l2_bytes = 0;
+    std::string name;
+};
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+};
+
+class Handle {
+public:
+    // The context current on this thread, else device 0's primary context (retained).
+    static std::unique_ptr<Handle> create_current(const KernelTable &table);
+    // Device `device`'s primary context (retained).
+    static std::unique_ptr<Handle> create_for_device(int device, const KernelTable &table);
+    ~Handle();
+    Handle(const Handle &) = delete;
+    Handle &operator=(const Handle &) = delete;
+
+    const DeviceInfo &device() const { return device_; }
+    // True when every kernel of the family loaded for this device (its fatbin has code for it).
+    bool family_available(Family family) const;
+
+    // Launches table entry `kernel` with one parameter block on `stream` (NULL: legacy stream).
+    // Throws INVALID_VALUE if the stream belongs to another context, CUDA_ERROR on launch failure.
+    void launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem, const void *params,
+                size_t params_size, void *stream) const;
+
+    asyncgemm_math_t math_mode() const { return math_mode_.load(std::memory_order_relaxed); }
+    void set_math_mode(asyncgemm_math_t mode) { math_mode_.store(mode, std::memory_order_relaxed); }
+
+    struct Impl;
+
+private:
+    explicit Handle(std::unique_ptr<Impl> impl, DeviceInfo device);
+    std::unique_ptr<Impl> impl_;
+    DeviceInfo device_;
+    std::atomic<asyncgemm_math_t> math_mode_{ASYNCGEMM_MATH_DEFAULT};
+};
+
+}  // namespace asyncgemm

@@ -1,0 +1,133 @@
+/*
+ * asyncgemm: CUDA matrix products and tiled copies behind a stable C ABI.
+ *
+ * C99 and C++; needs no CUDA header.  Every function returns an asyncgemm_status_t (except the
+ * three informational ones); on failure nothing is written to any output and asyncgemm_last_error()
+ * names the argument or the driver call that failed.  The values of every enum are part of the ABI.
+ */
+#ifndef ASYNCGEMM_H
+#define ASYNCGEMM_H
+
+#include <stdint.h>
+
+#define ASYNCGEMM_VERSION_MAJOR 0
+#define ASYNCGEMM_VERSION_MINOR 1
+#define ASYNCGEMM_VERSION_PATCH 0
+
+#if defined(_WIN32)
+#define ASYNCGEMM_API
+#else
+#define ASYNCGEMM_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct asyncgemm_handle_st *asyncgemm_handle_t;
+
+typedef enum {
+    ASYNCGEMM_STATUS_SUCCESS = 0,
+    ASYNCGEMM_STATUS_INVALID_VALUE = 1,
+    ASYNCGEMM_STATUS_MISALIGNED = 2,
+    ASYNCGEMM_STATUS_NOT_SUPPORTED = 3,
+    ASYNCGEMM_STATUS_NO_DRIVER = 4,
+    ASYNCGEMM_STATUS_DRIVER_TOO_OLD = 5,
+    ASYNCGEMM_STATUS_NO_DEVICE = 6,
+    ASYNCGEMM_STATUS_CUDA_ERROR = 7,
+    ASYNCGEMM_STATUS_OUT_OF_MEMORY = 8,
+    ASYNCGEMM_STATUS_INTERNAL_ERROR = 9
+} asyncgemm_status_t;
+
+typedef enum { ASYNCGEMM_R_32F = 0, ASYNCGEMM_R_16F = 1, ASYNCGEMM_R_16BF = 2 } asyncgemm_dtype_t;
+
+typedef enum { ASYNCGEMM_ORDER_ROW = 0, ASYNCGEMM_ORDER_COL = 1 } asyncgemm_order_t;
+
+typedef enum { ASYNCGEMM_OP_N = 0, ASYNCGEMM_OP_T = 1 } asyncgemm_op_t;
+
+typedef enum {
+    ASYNCGEMM_ALGO_AUTO = 0,
+    ASYNCGEMM_ALGO_SIMT = 1,
+    ASYNCGEMM_ALGO_ASYNC_COPY = 2,
+    ASYNCGEMM_ALGO_PIPELINED = 3,
+    ASYNCGEMM_ALGO_SM90_TMA_WGMMA = 4,
+    ASYNCGEMM_ALGO_SM100_TCGEN05 = 5
+} asyncgemm_algo_t;
+
+typedef enum { ASYNCGEMM_MATH_DEFAULT = 0, ASYNCGEMM_MATH_TF32 = 1 } asyncgemm_math_t;
+
+typedef enum {
+    ASYNCGEMM_COPY_AUTO = 0,
+    ASYNCGEMM_COPY_SYNC = 1,
+    ASYNCGEMM_COPY_ASYNC = 2,
+    ASYNCGEMM_COPY_PIPELINED = 3,
+    ASYNCGEMM_COPY_TMA = 4
+} asyncgemm_copy_algo_t;
+
+typedef enum {
+    ASYNCGEMM_SMEM_AUTO = 0,
+    ASYNCGEMM_SMEM_PLAIN = 1,
+    ASYNCGEMM_SMEM_PADDED = 2,
+    ASYNCGEMM_SMEM_SWIZZLED = 3
+} asyncgemm_smem_layout_t;
+
+/* The library's version (not the header's): compare with ASYNCGEMM_VERSION_* to detect a mismatch.
+   Any argument may be NULL. */
+ASYNCGEMM_API void asyncgemm_get_version(int *major, int *minor, int *patch);
+
+/* A constant string naming the status ("ASYNCGEMM_STATUS_..."); "unknown status" for other values. */
+ASYNCGEMM_API const char *asyncgemm_status_string(asyncgemm_status_t status);
+
+/* This thread's last failure as one line, "" if none.  Valid until this thread's next call. */
+ASYNCGEMM_API const char *asyncgemm_last_error(void);
+
+/* A handle binds one CUDA context: the one current on the calling thread, else device 0's primary
+   context (asyncgemm_create), or the given device's primary context (asyncgemm_create_for_device).
+   It loads every kernel the device can run, so later calls never load modules. */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_create(asyncgemm_handle_t *handle);
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_create_for_device(asyncgemm_handle_t *handle, int device);
+/* Destroying NULL succeeds.  Work already queued on streams is not waited for. */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_destroy(asyncgemm_handle_t handle);
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_math_mode(asyncgemm_handle_t handle, asyncgemm_math_t mode);
+/* *available = 1 if algo can run on the handle's device, else 0. */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_algo_available(asyncgemm_handle_t handle, asyncgemm_algo_t algo,
+                                                          int *available);
+
+/* D = alpha * op_a(A) * op_b(B) + beta * C.  D is m x n, op_a(A) is m x k, op_b(B) is k x n.
+   order applies to all four matrices; lda.. are leading dimensions in elements in that order.
+   c may be NULL when beta == 0; c may equal d (same type and ld).  stream is a CUstream (NULL: legacy
+   stream).  A and B share a dtype; C and D share a dtype; accumulation is fp32. */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_gemm(
+    asyncgemm_handle_t handle, asyncgemm_order_t order, asyncgemm_op_t op_a, asyncgemm_op_t op_b,
+    int64_t m, int64_t n, int64_t k,
+    float alpha, const void *a, asyncgemm_dtype_t type_a, int64_t lda,
+                 const void *b, asyncgemm_dtype_t type_b, int64_t ldb,
+    float beta,  const void *c, asyncgemm_dtype_t type_c, int64_t ldc,
+                 void *d,       asyncgemm_dtype_t type_d, int64_t ldd,
+    asyncgemm_algo_t algo, void *stream);
+
+/* The same for batch_count independent problems; stride_x is the distance in elements between
+   consecutive matrices of x (0 broadcasts one matrix to every batch, allowed for a, b and c). */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_gemm_strided_batched(
+    asyncgemm_handle_t handle, asyncgemm_order_t order, asyncgemm_op_t op_a, asyncgemm_op_t op_b,
+    int64_t m, int64_t n, int64_t k,
+    float alpha, const void *a, asyncgemm_dtype_t type_a, int64_t lda, int64_t stride_a,
+                 const void *b, asyncgemm_dtype_t type_b, int64_t ldb, int64_t stride_b,
+    float beta,  const void *c, asyncgemm_dtype_t type_c, int64_t ldc, int64_t stride_c,
+                 void *d,       asyncgemm_dtype_t type_d, int64_t ldd, int64_t stride_d,
+    int64_t batch_count, asyncgemm_algo_t algo, void *stream);
+
+/* dst = alpha * op(src) through shared-memory tiles.  dst is rows x cols; src is rows x cols (OP_N) or
+   cols x rows (OP_T).  vector_bytes: 0 = choose, else 4, 8 or 16.  A combination that cannot work
+   (a padding that would misalign the vectors, say) is refused with INVALID_VALUE, never a fault. */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_copy2d(
+    asyncgemm_handle_t handle, asyncgemm_order_t order, asyncgemm_op_t op,
+    int64_t rows, int64_t cols, float alpha,
+    const void *src, int64_t ld_src, void *dst, int64_t ld_dst, asyncgemm_dtype_t dtype,
+    asyncgemm_copy_algo_t algo, asyncgemm_smem_layout_t layout, int vector_bytes, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ASYNCGEMM_H */
