@@ -1,6 +1,7 @@
 // A GEMM call as the public API states it, before any checking, and its canonical form.
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "asyncgemm.h"
