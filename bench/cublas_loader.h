@@ -1,0 +1,43 @@
+// cuBLAS, the reference: opened at run time with dlopen("libcublas.so.13"), so the benchmark builds and
+// starts without it and neither it nor the library ever links it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include "workload.h"
+
+namespace bench {
+
+class Cublas {
+public:
+    // Opens the library and creates a handle that launches on stream, in the current context; null,
+    // with why_not saying which step failed, where that cannot be done.
+    static std::unique_ptr<Cublas> open(cudaStream_t stream, std::string &why_not);
+    ~Cublas();
+    Cublas(const Cublas &) = delete;
+    Cublas &operator=(const Cublas &) = delete;
+
+    std::string version() const;  // "13.1.0"
+
+    // The row-major D = op_a(A) * op_b(B) that asyncgemm_gemm gets for this workload, with fp32
+    // accumulation (for f32 inputs a true SGEMM: CUBLAS_COMPUTE_32F and the default math mode never
+    // use TF32).
+    cublasStatus_t gemm(const GemmWorkload &workload, const void *a, const void *b, void *d) const;
+
+    std::string status_string(cublasStatus_t status) const;
+
+private:
+    Cublas() = default;
+
+    cublasHandle_t handle_ = nullptr;
+    decltype(&cublasDestroy_v2) destroy_ = nullptr;
+    decltype(&cublasGetVersion_v2) get_version_ = nullptr;
+    decltype(&cublasGemmEx_64) gemm_ex_ = nullptr;
+    decltype(&cublasGetStatusString) get_status_string_ = nullptr;
+};
+
+}  // namespace bench

@@ -1,0 +1,199 @@
+#include "gemm_bench.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "device_memory.h"
+#include "enums.h"
+#include "timing.h"
+
+namespace bench {
+
+namespace {
+
+// Every matrix in the input pool starts on cudaMalloc's own alignment.
+constexpr std::size_t kMatrixAlignment = 256;
+
+std::size_t aligned(std::size_t bytes) {
+    return (bytes + kMatrixAlignment - 1) / kMatrixAlignment * kMatrixAlignment;
+}
+
+std::size_t matrix_bytes(int64_t elements, asyncgemm_dtype_t dtype) {
+    return std::size_t(elements) * element_bytes(dtype);
+}
+
+// As many sets of A and B as it takes to exceed twice the L2, laid out one after another in one pool:
+// cycling through them, each run reads its inputs from DRAM, as a large problem would, rather than
+// finding them in L2 where the run before left them.
+class InputRotation {
+public:
+    InputRotation(const GemmWorkload &w, std::size_t l2_bytes)
+        : b_in_set_(aligned(matrix_bytes(w.a_elements(), w.dtype))),
+          set_bytes_(b_in_set_ + aligned(matrix_bytes(w.b_elements(), w.dtype))),
+          sets_(int64_t(2 * l2_bytes / set_bytes_) + 1) {}
+
+    int64_t sets() const { return sets_; }
+    std::size_t pool_bytes() const { return std::size_t(sets_) * set_bytes_; }
+    std::size_t a_offset(int64_t run) const { return std::size_t(run % sets_) * set_bytes_; }
+    std::size_t b_offset(int64_t run) const { return a_offset(run) + b_in_set_; }
+
+private:
+    std::size_t b_in_set_;
+    std::size_t set_bytes_;
+    int64_t sets_;
+};
+
+// Both sides accumulate in fp32 and round once to the output type, so they differ by at most about a
+// unit in the last place of the largest outputs (2^-10 relative for f16, 2^-7 for bf16) plus fp32
+// reassociation (~1e-6 at these depths).  The bounds leave a wide margin and still catch a wrong
+// tile, or TF32 in an fp32 product (~3e-4 at 4096^3).
+double error_tolerance(asyncgemm_dtype_t dtype) {
+    switch (dtype) {
+    case ASYNCGEMM_R_16F: return 1e-2;
+    case ASYNCGEMM_R_16BF: return 5e-2;
+    case ASYNCGEMM_R_32F: break;
+    }
+    return 5e-5;
+}
+
+// max |out - ref| / max |ref|; NaN when out holds a NaN (the poison of an unwritten element, say).
+double max_relative_error(const std::vector<double> &out, const std::vector<double> &ref) {
+    double max_difference = 0.0, max_reference = 0.0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const double difference = std::fabs(out[i] - ref[i]);
+        if (std::isnan(difference)) return difference;
+        max_difference = std::fmax(max_difference, difference);
+        max_reference = std::fmax(max_reference, std::fabs(ref[i]));
+    }
+    return max_reference > 0.0 ? max_difference / max_reference : max_difference;
+}
+
+// Why a result with this error is wrong, if it is.
+std::optional<std::string> error_verdict(double error, asyncgemm_dtype_t dtype) {
+    if (std::isnan(error)) return std::string("D holds NaN: elements left unwritten or computed from garbage");
+    if (error <= error_tolerance(dtype)) return std::nullopt;
+    char note[64];
+    std::snprintf(note, sizeof note, "error above the %s tolerance %.0e", dtype_name(dtype), error_tolerance(dtype));
+    return std::string(note);
+}
+
+// A named algorithm may decline a problem it was not built for; AUTO must serve every problem.
+bool declined(asyncgemm_algo_t algo, asyncgemm_status_t status) {
+    return algo != ASYNCGEMM_ALGO_AUTO &&
+           (status == ASYNCGEMM_STATUS_NOT_SUPPORTED || status == ASYNCGEMM_STATUS_MISALIGNED);
+}
+
+// One workload on the device: its rotating inputs, an output for cuBLAS and one for asyncgemm, and
+// what the cuBLAS row leaves for the others to be measured against.
+class WorkloadRun {
+public:
+    WorkloadRun(const Session &session, const GemmWorkload &workload, const InputRotation &rotation)
+        : s_(session), w_(workload), rotation_(rotation), pool_(rotation.pool_bytes()),
+          d_cublas_(d_bytes()), d_asyncgemm_(d_bytes()) {
+        for (int64_t set = 0; set < rotation_.sets(); ++set) {
+            upload(pool_.data() + rotation_.a_offset(set), random_uniform(w_.a_elements(), s_.rng), w_.dtype,
+                   s_.stream);
+            upload(pool_.data() + rotation_.b_offset(set), random_uniform(w_.b_elements(), s_.rng), w_.dtype,
+                   s_.stream);
+        }
+    }
+
+    GemmResult cublas_row() {
+        GemmResult row{w_, "cuBLAS"};
+        const cublasStatus_t status = s_.cublas->gemm(w_, a(0), b(0), d_cublas_.data());
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            row.outcome = Outcome::failed;
+            row.note = "cublasGemmEx_64: " + s_.cublas->status_string(status);
+            return row;
+        }
+        reference_ = download_as_double(d_cublas_.data(), w_.d_elements(), w_.dtype, s_.stream);
+        cublas_ms_ = median_ms(s_.stream, s_.min_runs, [&](int64_t run) {
+            const cublasStatus_t timed = s_.cublas->gemm(w_, a(run), b(run), d_cublas_.data());
+            if (timed != CUBLAS_STATUS_SUCCESS) throw BenchError("cublasGemmEx_64: " + s_.cublas->status_string(timed));
+        });
+        row.median_ms = cublas_ms_;
+        row.vs_cublas = 1.0;
+        return row;
+    }
+
+    GemmResult algorithm_row(asyncgemm_algo_t algo) {
+        GemmResult row{w_, algo_name(algo)};
+        // All-ones bytes are a NaN in f32, f16 and bf16 alike: an element the kernel never writes
+        // cannot pass for a result.
+        check_cuda(cudaMemsetAsync(d_asyncgemm_.data(), 0xFF, d_bytes(), s_.stream), "cudaMemsetAsync");
+        const asyncgemm_status_t status = run_asyncgemm(algo, 0);
+        if (status != ASYNCGEMM_STATUS_SUCCESS) {
+            row.outcome = declined(algo, status) ? Outcome::skipped : Outcome::failed;
+            row.note = asyncgemm_failure(status, "asyncgemm_gemm");
+            return row;
+        }
+        if (!reference_.empty()) {
+            row.max_rel_err = max_relative_error(
+                download_as_double(d_asyncgemm_.data(), w_.d_elements(), w_.dtype, s_.stream), reference_);
+            if (const std::optional<std::string> wrong = error_verdict(*row.max_rel_err, w_.dtype)) {
+                row.outcome = Outcome::failed;
+                row.note = *wrong;
+            }
+        }
+        row.median_ms = median_ms(s_.stream, s_.min_runs, [&](int64_t run) {
+            check_asyncgemm(run_asyncgemm(algo, run), "asyncgemm_gemm");
+        });
+        if (cublas_ms_) row.vs_cublas = *cublas_ms_ / *row.median_ms;
+        return row;
+    }
+
+private:
+    std::size_t d_bytes() const { return matrix_bytes(w_.d_elements(), w_.dtype); }
+    const void *a(int64_t run) const { return pool_.data() + rotation_.a_offset(run); }
+    const void *b(int64_t run) const { return pool_.data() + rotation_.b_offset(run); }
+
+    asyncgemm_status_t run_asyncgemm(asyncgemm_algo_t algo, int64_t run) {
+        return asyncgemm_gemm(s_.handle, ASYNCGEMM_ORDER_ROW, w_.op_a, w_.op_b, w_.m, w_.n, w_.k,
+                              1.0f, a(run), w_.dtype, w_.lda(), b(run), w_.dtype, w_.ldb(),
+                              0.0f, nullptr, w_.dtype, w_.ldd(), d_asyncgemm_.data(), w_.dtype, w_.ldd(),
+                              algo, s_.stream);
+    }
+
+    const Session &s_;
+    const GemmWorkload &w_;
+    const InputRotation &rotation_;
+    DeviceBuffer pool_, d_cublas_, d_asyncgemm_;
+    std::vector<double> reference_;   // cuBLAS's D for the inputs of run 0
+    std::optional<double> cublas_ms_;
+};
+
+}  // namespace
+
+int gemm_steps(const Session &session, const std::vector<asyncgemm_algo_t> &algorithms) {
+    return (session.cublas ? 1 : 0) + int(algorithms.size());
+}
+
+void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vector<asyncgemm_algo_t> &algorithms,
+                         std::vector<GemmResult> &results) {
+    const InputRotation rotation(w, s.l2_bytes);
+    const std::size_t d_bytes = matrix_bytes(w.d_elements(), w.dtype);
+    if (const std::optional<std::string> shortfall = memory_shortfall(rotation.pool_bytes() + 2 * d_bytes)) {
+        GemmResult skipped{w, "-"};
+        skipped.outcome = Outcome::skipped;
+        skipped.note = *shortfall;
+        results.push_back(skipped);
+        s.progress.skip(gemm_steps(s, algorithms));
+        return;
+    }
+
+    WorkloadRun run(s, w, rotation);
+    if (s.cublas) {
+        s.progress.start(describe(w) + " cuBLAS");
+        results.push_back(run.cublas_row());
+    }
+    for (asyncgemm_algo_t algo : algorithms) {
+        s.progress.start(describe(w) + " " + algo_name(algo));
+        results.push_back(run.algorithm_row(algo));
+    }
+}
+
+}  // namespace bench

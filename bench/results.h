@@ -1,0 +1,63 @@
+// One row of the output: what was measured, how fast, and whether it was right.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "asyncgemm.h"
+#include "workload.h"
+
+namespace bench {
+
+enum class Outcome {
+    ok,
+    skipped,  // the algorithm declined the problem (NOT_SUPPORTED, ...), or it did not fit in memory
+    failed,   // a wrong result, or a call that should have worked and did not
+};
+
+struct GemmResult {
+    GemmWorkload workload;
+    std::string algorithm;                // "cuBLAS" or an asyncgemm_algo_t's name
+    Outcome outcome = Outcome::ok;
+    std::optional<double> median_ms{};
+    std::optional<double> vs_cublas{};    // cuBLAS's median over this one: > 1 is faster than cuBLAS
+    std::optional<double> max_rel_err{};  // max |D - D_cublas| / max |D_cublas|
+    std::string note{};                   // why it was skipped or failed
+
+    std::optional<double> tflops() const {
+        if (!median_ms) return std::nullopt;
+        return workload.flops() / (*median_ms * 1e9);
+    }
+};
+
+struct CopyResult {
+    int64_t rows, cols;                   // of dst, f32
+    std::optional<asyncgemm_op_t> op;     // none for the cudaMemcpyAsync baseline
+    std::string algorithm;                // "D2D" or an asyncgemm_copy_algo_t's name
+    std::string layout;                   // an asyncgemm_smem_layout_t's name, "-" for the baseline
+    Outcome outcome = Outcome::ok;
+    std::optional<double> median_ms{};
+    std::optional<double> vs_d2d{};       // this bandwidth over the device-to-device copy's
+    std::string note{};                   // why it was skipped or failed
+
+    // Bytes read plus bytes written, in 10^9 bytes per second.
+    std::optional<double> gb_per_s() const {
+        if (!median_ms) return std::nullopt;
+        return 2.0 * double(rows) * double(cols) * sizeof(float) / (*median_ms * 1e6);
+    }
+};
+
+struct Results {
+    std::vector<GemmResult> gemm;
+    std::vector<CopyResult> copy;
+
+    bool any_failed() const {
+        for (const GemmResult &r : gemm) if (r.outcome == Outcome::failed) return true;
+        for (const CopyResult &r : copy) if (r.outcome == Outcome::failed) return true;
+        return false;
+    }
+};
+
+}  // namespace bench

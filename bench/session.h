@@ -1,0 +1,25 @@
+// What every benchmark row needs from the run: where to launch, what to compare with, how to measure.
+#pragma once
+
+#include <cstddef>
+#include <random>
+
+#include <cuda_runtime_api.h>
+
+#include "asyncgemm.h"
+#include "cublas_loader.h"
+#include "progress.h"
+
+namespace bench {
+
+struct Session {
+    cudaStream_t stream;      // every launch and transfer, asyncgemm's and cuBLAS's alike
+    asyncgemm_handle_t handle;
+    const Cublas *cublas;     // null: no cuBLAS rows, no ratios, no errors
+    std::size_t l2_bytes;
+    int min_runs;
+    std::mt19937_64 &rng;     // every input of the run, in order, from the printed seed
+    Progress &progress;
+};
+
+}  // namespace bench

@@ -1,0 +1,84 @@
+#include "timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "check.h"
+
+namespace bench {
+
+namespace {
+
+constexpr int kMinWarmupRuns = 5;
+constexpr double kMinWarmupMs = 50.0;
+constexpr double kMinTimedMs = 200.0;
+// Caps the runs that kMinTimedMs asks of a microsecond launch; an explicit --runs may go past it.
+constexpr int kMaxTimedRuns = 10000;
+
+class Event {
+public:
+    Event() { check_cuda(cudaEventCreate(&event_), "cudaEventCreate"); }
+    ~Event() { cudaEventDestroy(event_); }
+    Event(const Event &) = delete;
+    Event &operator=(const Event &) = delete;
+
+    void record(cudaStream_t stream) { check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord"); }
+    void synchronize() { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+    float ms_since(const Event &start) const {
+        float ms = 0.0f;
+        check_cuda(cudaEventElapsedTime(&ms, start.event_, event_), "cudaEventElapsedTime");
+        return ms;
+    }
+
+private:
+    cudaEvent_t event_ = nullptr;
+};
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
+
+}  // namespace
+
+double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch) {
+    int64_t run = 0;
+
+    // Warm-up brings the clocks up and lets both libraries finish any lazy set-up; batches are timed
+    // as a whole only to learn how many runs 50 ms and then 200 ms take.
+    Event batch_start, batch_end;
+    double warmup_ms = 0.0;
+    int64_t warmup_runs = 0;
+    int64_t batch = kMinWarmupRuns;
+    while (true) {
+        batch_start.record(stream);
+        for (int64_t i = 0; i < batch; ++i) launch(run++);
+        batch_end.record(stream);
+        batch_end.synchronize();
+        warmup_ms += batch_end.ms_since(batch_start);
+        warmup_runs += batch;
+        if (warmup_ms >= kMinWarmupMs) break;
+        const double ms_per_run = std::max(warmup_ms / double(warmup_runs), 1e-3);
+        batch = std::clamp<int64_t>(std::ceil((kMinWarmupMs - warmup_ms) / ms_per_run), 1, kMaxTimedRuns);
+    }
+
+    const double ms_per_run = std::max(warmup_ms / double(warmup_runs), 1e-3);
+    const int64_t runs_for_time = std::min<int64_t>(std::ceil(kMinTimedMs / ms_per_run), kMaxTimedRuns);
+    const int64_t runs = std::max<int64_t>(min_runs, runs_for_time);
+
+    std::vector<Event> starts(runs), ends(runs);
+    for (int64_t i = 0; i < runs; ++i) {
+        starts[i].record(stream);
+        launch(run++);
+        ends[i].record(stream);
+    }
+    ends.back().synchronize();
+
+    std::vector<double> times(runs);
+    for (int64_t i = 0; i < runs; ++i) times[i] = ends[i].ms_since(starts[i]);
+    return median(times);
+}
+
+}  // namespace bench

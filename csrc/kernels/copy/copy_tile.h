@@ -1,0 +1,119 @@
+// The tile every copy kernel moves and the shared-memory layouts it is stored in.  Host planning
+// (shared-memory sizes, tile counts) and device code (addresses) both read this file, so they agree.
+//
+// A tile is 128 source rows of 128 bytes: 128 x 32 f32 or 128 x 64 f16/bf16 elements.  128-byte rows
+// are one cache line each and the widest box TMA's 128-byte swizzle takes.  For OP_N the tile covers
+// the same 128 rows of dst; for OP_T its 128 source rows are 128 dst columns.
+#pragma once
+
+#include <stdint.h>
+
+#include "asyncgemm.h"
+#include "kernels/common/host_device.h"
+
+namespace asyncgemm::copy {
+
+inline constexpr int kTileRows = 128;
+inline constexpr int kTileRowBytes = 128;
+inline constexpr int kTileBytes = kTileRows * kTileRowBytes;
+inline constexpr int kThreads = 128;  // every copy kernel runs 128-thread blocks
+
+// Shared memory serves 32 four-byte banks; a warp's access is split into phases of at most this many
+// bytes, and two lanes of one phase that touch different addresses in one bank conflict.
+inline constexpr int kBankSpanBytes = 128;
+
+ASYNCGEMM_HOST_DEVICE constexpr int log2_of(int power_of_two) {
+    int log = 0;
+    while ((1 << log) < power_of_two) ++log;
+    return log;
+}
+
+// The part of dst one tile covers.
+struct TileExtent {
+    int rows, cols;
+};
+
+ASYNCGEMM_HOST_DEVICE constexpr TileExtent dst_tile_extent(int elem_bytes, bool transpose) {
+    const int row_elems = kTileRowBytes / elem_bytes;
+    return transpose ? TileExtent{row_elems, kTileRows} : TileExtent{kTileRows, row_elems};
+}
+
+// Where byte `col` of tile row `row` lives, relative to its stage.  Layouts are described in units:
+// the granule a bank conflict is decided on (the vector, but at least one 4-byte bank), and groups:
+// the rows one thread's transpose block spans (elements per vector).  Reading a transpose, the lanes
+// of a phase take the same unit of consecutive groups, so in a PLAIN tile (128-byte rows) they all
+// hit the same banks; PADDED shifts each group by one unit, SWIZZLED XORs the unit index with the
+// group index.  Both keep every vector aligned and whole, and writes along a row stay conflict-free.
+struct SmemLayout {
+    int32_t unit_shift;    // log2 of the unit in bytes
+    int32_t group_shift;   // log2 of the rows in a group
+    int32_t pad_bytes;     // padding after each group of rows
+    int32_t swizzle_mask;  // unit index ^= group index & swizzle_mask
+
+    ASYNCGEMM_HOST_DEVICE constexpr uint32_t offset(uint32_t row, uint32_t col) const {
+        const uint32_t group = row >> group_shift;
+        const uint32_t unit = (col >> unit_shift) ^ (group & static_cast<uint32_t>(swizzle_mask));
+        const uint32_t in_unit = col & ((1u << unit_shift) - 1);
+        return row * kTileRowBytes + group * static_cast<uint32_t>(pad_bytes) + (unit << unit_shift) + in_unit;
+    }
+
+    // Bytes one tile occupies in this layout.
+    ASYNCGEMM_HOST_DEVICE constexpr int bytes() const {
+        return kTileBytes + (kTileRows >> group_shift) * pad_bytes;
+    }
+};
+
+// The layouts of the SYNC, ASYNC and PIPELINED kernels, which fill shared memory vector by vector.
+ASYNCGEMM_HOST_DEVICE constexpr SmemLayout staged_layout(int32_t layout, int vector_bytes, int elem_bytes) {
+    const int unit = vector_bytes < 4 ? 4 : vector_bytes;
+    SmemLayout l{log2_of(unit), log2_of(vector_bytes / elem_bytes), 0, 0};
+    if (layout == ASYNCGEMM_SMEM_PADDED) l.pad_bytes = unit;
+    if (layout == ASYNCGEMM_SMEM_SWIZZLED) l.swizzle_mask = kBankSpanBytes / unit - 1;
+    return l;
+}
+
+// The layouts TMA writes: a dense box, or CU_TENSOR_MAP_SWIZZLE_128B, which XORs the 16-byte chunk
+// index with the row index modulo 8 (the stage must be 1024-byte aligned for that to hold).
+ASYNCGEMM_HOST_DEVICE constexpr SmemLayout tma_layout(int32_t layout) {
+    return layout == ASYNCGEMM_SMEM_SWIZZLED ? SmemLayout{4, 0, 0, 7} : SmemLayout{4, 0, 0, 0};
+}
+
+// The transpose block a thread drains (see stage_drain.cuh): blocks are v x v elements, group g
+// being stage rows g*v.. and unit u the stage's u-th vector column.  `lanes_down` consecutive block
+// indices walk down the stage (consecutive groups at one unit) before the next ones step across.
+struct TransposeBlock {
+    int group, unit;
+};
+
+ASYNCGEMM_HOST_DEVICE constexpr TransposeBlock transpose_block(int index, int lanes_down, int units) {
+    return {index / (lanes_down * units) * lanes_down + index % lanes_down, index / lanes_down % units};
+}
+
+// The staged kernels send every lane down: all groups of a unit first.
+ASYNCGEMM_HOST_DEVICE constexpr int staged_lanes_down(int elem_bytes, int vector_bytes) {
+    return kTileRows * elem_bytes / vector_bytes;
+}
+
+// TMA moves 16-byte aligned rows, so its kernel reads and writes stages in 16-byte vectors.  The
+// 128-byte swizzle spreads only the 8 rows of its period over the banks, so 8 / v lanes go down and
+// the rest of a phase across.
+inline constexpr int kTmaVecBytes = 16;
+ASYNCGEMM_HOST_DEVICE constexpr int tma_lanes_down(int elem_bytes) { return 8 * elem_bytes / kTmaVecBytes; }
+
+// A staged kernel's stage fits every staged layout: the largest pads a 4-byte unit after every row.
+inline constexpr int kStageBytes = kTileBytes + kTileRows * 4;
+
+inline constexpr int kPipelineStages = 4;
+inline constexpr int kRingTilesPerBlock = 16;
+inline constexpr int kTmaStages = 4;
+inline constexpr int kTmaStageAlign = 1024;  // the 128-byte swizzle repeats every 8 rows of 128 bytes
+
+// Dynamic shared memory of each kernel.  The TMA kernel needs room to align its first stage, and
+// built for an architecture without TMA it runs the PIPELINED body (see copy_tma.cuh).
+inline constexpr int kSyncSmemBytes = kStageBytes;
+inline constexpr int kAsyncSmemBytes = kStageBytes;
+inline constexpr int kPipelinedSmemBytes = kPipelineStages * kStageBytes;
+inline constexpr int kTmaRingBytes = kTmaStages * kTileBytes + kTmaStageAlign;
+inline constexpr int kTmaSmemBytes = kTmaRingBytes > kPipelinedSmemBytes ? kTmaRingBytes : kPipelinedSmemBytes;
+
+}  // namespace asyncgemm::copy

@@ -1,0 +1,50 @@
+// Filling a stage with one tile of src: through registers (SYNC) or with cp.async (ASYNC,
+// PIPELINED).  A vector that crosses the matrix's edge brings its inside elements and zeros, so a
+// stage never holds stale data.
+#pragma once
+
+#include "kernels/common/cp_async.cuh"
+#include "kernels/copy/tile.cuh"
+#include "kernels/copy/vec.cuh"
+
+namespace asyncgemm::copy {
+
+// SYNC: this thread's vectors, each loaded from global memory into registers and stored to the
+// stage.  Unrolled, the loads of kVecsInFlight vectors issue before the first store waits.
+template <int ElemBytes, int VecBytes>
+__device__ __forceinline__ void fill_stage_sync(const CopyParams &p, const TileRect &src, char *stage,
+                                                SmemLayout layout) {
+    using V = Vec<ElemBytes, VecBytes>;
+    const RowSlice<VecBytes> slice(threadIdx.x);
+    const Matrix<ElemBytes, const char> m = src_matrix<ElemBytes>(p);
+    const char *column = m.origin(src) + slice.col_bytes;
+    const int count = elems_inside<V::kElems>(src.cols, slice.col_bytes / ElemBytes);
+    for_each_vector<slice.kCount, kVecsInFlight>(src.ragged, [&](int i, auto edge) {
+        const int row = slice.row(i);
+        const V v = row < src.rows ? load_vec<V>(column + row * m.ld_bytes, count, edge) : V{};
+        *reinterpret_cast<V *>(stage + layout.offset(row, slice.col_bytes)) = v;
+    });
+}
+
+// ASYNC and PIPELINED: this thread's vectors of the tile as cp.async copies, not yet committed.  The
+// copy's source size handles the right edge; a vector wholly outside the matrix copies nothing from
+// src (its address is only a placeholder) and zero-fills.
+template <int ElemBytes, int VecBytes>
+__device__ __forceinline__ void fill_stage_async(const CopyParams &p, const TileRect &src, char *stage,
+                                                 SmemLayout layout) {
+    static_assert(VecBytes >= 4, "cp.async copies 4, 8 or 16 bytes");
+    const RowSlice<VecBytes> slice(threadIdx.x);
+    const Matrix<ElemBytes, const char> m = src_matrix<ElemBytes>(p);
+    const char *column = m.origin(src) + slice.col_bytes;
+    const int inside_bytes =
+        elems_inside<VecBytes / ElemBytes>(src.cols, slice.col_bytes / ElemBytes) * ElemBytes;
+#pragma unroll kVecsInFlight
+    for (int i = 0; i < slice.kCount; ++i) {
+        const int row = slice.row(i);
+        const int bytes = row < src.rows ? inside_bytes : 0;
+        const void *from = bytes > 0 ? column + row * m.ld_bytes : p.src;
+        cp_async_zfill<VecBytes>(stage + layout.offset(row, slice.col_bytes), from, bytes);
+    }
+}
+
+}  // namespace asyncgemm::copy

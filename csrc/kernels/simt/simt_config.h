@@ -1,0 +1,261 @@
+// The SIMT fp32-FMA GEMM family (ASYNCGEMM_ALGO_SIMT): tile shape, shared-memory layout, which
+// thread moves and computes which elements, and the table of kernels with their launch geometry.
+//
+// Plain C++17, no CUDA headers: the host planner includes it to pick and launch a kernel, the kernels
+// include it for the same numbers, and tests/unit/test_simt_layout.cpp checks the arithmetic.  The
+// planner needs only kernel_index()/kKernels and prepare_launch(); everything else is the kernels'.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/common/host_device.h"
+#include "kernels/common/params.h"
+
+namespace asyncgemm::simt {
+
+// ---- tile configuration ----------------------------------------------------------------------
+
+// A block computes a tile_m x tile_n tile of D, walking K in slices of tile_k with `stages` slices of
+// A and B in shared memory at once (stages - 1 in flight while one is multiplied).  Each thread
+// owns thread_m x thread_n accumulators.  min_blocks_per_sm goes to __launch_bounds__: 2 blocks of
+// 256 threads cap a thread at 128 registers.
+struct TileConfig {
+    int tile_m, tile_n, tile_k;
+    int threads;
+    int stages;
+    int thread_m, thread_n;
+    int min_blocks_per_sm;
+};
+
+// 128 x 128 x 8, 256 threads of 8 x 8: 64 FFMA per 4 LDS.128 at every k (16 FFMA per shared load),
+// one barrier per 512 FFMA of each thread, 33 KB of shared memory so two blocks share any SM (even
+// the 100 KB ones of sm_86/sm_89/sm_120).
+inline constexpr TileConfig kTileConfigs[] = {
+    {128, 128, 16, 256, 3, 8, 8, 2},
+};
+inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+
+// ---- shared-memory layout --------------------------------------------------------------------
+//
+// Shared tiles hold fp32 whatever the input type (16-bit inputs are converted on the way in, once
+// per element, instead of once per use), laid out [tile_k][tile_x + pad] for both operands (x is
+// m for A, n for B): at each k the x values are contiguous, so a thread's 4 consecutive x values
+// at one k are one 16-byte LDS.128.
+//
+// The padding rule.  Padding a row by one element (the MoYe layout, stride tile_x + 1) spreads
+// scalar writes over the banks but leaves rows at odd addresses, which misaligns any vector: 8-byte
+// copies need +2, 16-byte ones +4.  So pad is a multiple of the widest vector that touches a row
+// (kSmemVectorFloats: LDS.128 fragment reads, 16-byte cp.async and STS.128 runs), and among those
+// it is the one that keeps transposing writes conflict-free: a K-major operand is written one
+// element at a time, each warp instruction covering 32 / kCopyLanesK consecutive x for each of
+// kCopyLanesK consecutive k, so the banks (k * pad + x) mod 32 are all distinct exactly when
+// pad = 32 / kCopyLanesK (mod 2 * 32 / kCopyLanesK).  kCopyLanesK = 8 (one 32-byte sector of fp32
+// per row) gives pad = 4: 16-byte aligned rows and conflict-free transposes at once.
+inline constexpr int kSmemBanks = 32;        // 4-byte banks
+inline constexpr int kSmemVectorFloats = 4;  // 16 bytes, the widest shared access
+inline constexpr int kCopyLanesK = 8;        // lanes along k of a K-major copy: 32 bytes of fp32
+
+ASYNCGEMM_HOST_DEVICE constexpr int smem_row_pad(const TileConfig &) { return kSmemBanks / kCopyLanesK; }
+// Row stride in floats of an operand tile whose rows hold tile_x values.
+ASYNCGEMM_HOST_DEVICE constexpr int smem_row_stride(const TileConfig &c, int tile_x) {
+    return tile_x + smem_row_pad(c);
+}
+ASYNCGEMM_HOST_DEVICE constexpr int smem_a_floats(const TileConfig &c) {
+    return c.tile_k * smem_row_stride(c, c.tile_m);
+}
+ASYNCGEMM_HOST_DEVICE constexpr int smem_b_floats(const TileConfig &c) {
+    return c.tile_k * smem_row_stride(c, c.tile_n);
+}
+// One stage: A's tile, then B's.  Both sizes are multiples of 4 floats, so every tile starts 16-byte
+// aligned.
+ASYNCGEMM_HOST_DEVICE constexpr int smem_stage_floats(const TileConfig &c) {
+    return smem_a_floats(c) + smem_b_floats(c);
+}
+// Dynamic shared memory of one block.
+constexpr uint32_t smem_bytes(const TileConfig &c) {
+    return static_cast<uint32_t>(c.stages) * static_cast<uint32_t>(smem_stage_floats(c)) * 4u;
+}
+
+// ---- global -> shared copies: which thread moves which elements --------------------------------
+//
+// An operand tile is tile_x x tile_k.  Threads are laid out so that consecutive threads read
+// consecutive addresses of global memory.
+//
+// MN-major operand (x contiguous in global memory): thread t moves runs of kSmemVectorFloats
+// consecutive x at one k, one 16-byte shared vector each (fp32 by cp.async in pieces of vec_a/vec_b
+// elements, 16-bit by loads of up to 4 elements and one STS.128).
+ASYNCGEMM_HOST_DEVICE constexpr int mn_runs_per_row(int tile_x) { return tile_x / kSmemVectorFloats; }
+ASYNCGEMM_HOST_DEVICE constexpr int mn_runs_per_thread(const TileConfig &c, int tile_x) {
+    return mn_runs_per_row(tile_x) * c.tile_k / c.threads;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int mn_run_x(int tile_x, int thread) {
+    return kSmemVectorFloats * (thread % mn_runs_per_row(tile_x));
+}
+ASYNCGEMM_HOST_DEVICE constexpr int mn_run_k(const TileConfig &c, int tile_x, int thread, int run) {
+    return thread / mn_runs_per_row(tile_x) + run * (c.threads / mn_runs_per_row(tile_x));
+}
+
+// K-major operand (k contiguous): transposed on the way in, one element at a time, since a vector
+// along k cannot be spread over tile rows.  A warp instruction reads kCopyLanesK consecutive k of
+// 32 / kCopyLanesK rows (whole 32-byte sectors) and writes them to 32 distinct banks (see the
+// padding rule).  Thread t moves, for each of its rows t / kCopyLanesK + r * (threads / kCopyLanesK),
+// the k values t % kCopyLanesK + g * kCopyLanesK of each group g of the slice.
+ASYNCGEMM_HOST_DEVICE constexpr int k_groups(const TileConfig &c) { return c.tile_k / kCopyLanesK; }
+ASYNCGEMM_HOST_DEVICE constexpr int k_rows_per_thread(const TileConfig &c, int tile_x) {
+    return tile_x * kCopyLanesK / c.threads;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int k_elem_k(int thread, int group) {
+    return thread % kCopyLanesK + group * kCopyLanesK;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int k_elem_x(const TileConfig &c, int thread, int row) {
+    return thread / kCopyLanesK + row * (c.threads / kCopyLanesK);
+}
+
+// ---- the thread tile: which accumulators a thread owns ------------------------------------------
+//
+// Threads form a (tile_m / thread_m) x (tile_n / thread_n) grid; a warp is kWarpLanesM x
+// kWarpLanesN of it.  A thread's thread_m rows are thread_m / 4 runs of 4 consecutive rows, the runs
+// tile_m / (thread_m / 4) apart (likewise for columns), so at each k a warp's fragment reads are
+// LDS.128 on kWarpLanesM (A) and kWarpLanesN (B) consecutive 16-byte vectors: conflict-free, the
+// other lanes served by broadcast.
+inline constexpr int kWarpSize = 32;
+inline constexpr int kWarpLanesM = 4;
+inline constexpr int kWarpLanesN = 8;
+inline constexpr int kFragmentRun = kSmemVectorFloats;  // consecutive rows (columns) of one LDS.128
+
+ASYNCGEMM_HOST_DEVICE constexpr int thread_grid_n(const TileConfig &c) { return c.tile_n / c.thread_n; }
+ASYNCGEMM_HOST_DEVICE constexpr int warp_grid_n(const TileConfig &c) { return thread_grid_n(c) / kWarpLanesN; }
+// The thread's position in the thread grid.
+ASYNCGEMM_HOST_DEVICE constexpr int thread_grid_row(const TileConfig &c, int thread) {
+    return (thread / kWarpSize) / warp_grid_n(c) * kWarpLanesM + (thread % kWarpSize) / kWarpLanesN;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int thread_grid_col(const TileConfig &c, int thread) {
+    return (thread / kWarpSize) % warp_grid_n(c) * kWarpLanesN + (thread % kWarpSize) % kWarpLanesN;
+}
+// Tile row of the thread's first accumulator row, and how far below it row i (0 <= i < thread_m)
+// lies; likewise for columns.  The offsets are the same for every thread.
+ASYNCGEMM_HOST_DEVICE constexpr int thread_first_row(const TileConfig &c, int thread) {
+    return thread_grid_row(c, thread) * kFragmentRun;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int thread_first_col(const TileConfig &c, int thread) {
+    return thread_grid_col(c, thread) * kFragmentRun;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int thread_row_offset(const TileConfig &c, int i) {
+    return i / kFragmentRun * (c.tile_m / (c.thread_m / kFragmentRun)) + i % kFragmentRun;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int thread_col_offset(const TileConfig &c, int j) {
+    return j / kFragmentRun * (c.tile_n / (c.thread_n / kFragmentRun)) + j % kFragmentRun;
+}
+
+// Everything above assumes these; a new configuration that breaks one fails to compile.
+constexpr bool is_valid(const TileConfig &c) {
+    const bool tiles = c.tile_m % c.thread_m == 0 && c.tile_n % c.thread_n == 0 &&
+                       c.thread_m % kFragmentRun == 0 && c.thread_n % kFragmentRun == 0 &&
+                       (c.tile_m / c.thread_m) * (c.tile_n / c.thread_n) == c.threads &&
+                       (c.tile_m / c.thread_m) % kWarpLanesM == 0 && (c.tile_n / c.thread_n) % kWarpLanesN == 0;
+    const bool padding = smem_row_pad(c) % kSmemVectorFloats == 0;
+    const bool copies = c.tile_k % kCopyLanesK == 0 && (c.tile_m * kCopyLanesK) % c.threads == 0 &&
+                        (c.tile_n * kCopyLanesK) % c.threads == 0 && c.threads % mn_runs_per_row(c.tile_m) == 0 &&
+                        c.threads % mn_runs_per_row(c.tile_n) == 0 && mn_runs_per_thread(c, c.tile_m) >= 1 &&
+                        mn_runs_per_thread(c, c.tile_n) >= 1;
+    return tiles && padding && copies && c.stages >= 2 && c.threads % kWarpSize == 0;
+}
+static_assert(is_valid(kTileConfigs[0]), "kTileConfigs[0] breaks an assumption of the SIMT kernels");
+
+// ---- the kernels -----------------------------------------------------------------------------
+
+struct KernelInfo {
+    const char *name;       // extern "C" symbol in the simt fatbin
+    DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
+    bool a_k_major, b_k_major;
+    int config;             // index into kTileConfigs
+    uint32_t dynamic_smem;  // bytes of dynamic shared memory at launch
+};
+
+// Names: asyncgemm_simt_gemm_<type_ab>_<A's major><B's major>, k = K-major, m / n = M- / N-major.
+inline constexpr KernelInfo kKernels[] = {
+    {"asyncgemm_simt_gemm_f32_kk", kF32, true, true, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_f32_kn", kF32, true, false, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_f32_mk", kF32, false, true, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_f32_mn", kF32, false, false, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_f16_kk", kF16, true, true, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_f16_kn", kF16, true, false, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_f16_mk", kF16, false, true, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_f16_mn", kF16, false, false, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_bf16_kk", kBF16, true, true, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_bf16_kn", kBF16, true, false, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_bf16_mk", kBF16, false, true, 0, smem_bytes(kTileConfigs[0])},
+    {"asyncgemm_simt_gemm_bf16_mn", kBF16, false, false, 0, smem_bytes(kTileConfigs[0])},
+};
+inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
+
+// Index into kKernels of the kernel for these inputs, -1 if type_ab has none.
+constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major) {
+    for (int i = 0; i < kKernelCount; ++i) {
+        if (kKernels[i].type_ab == type_ab && kKernels[i].a_k_major == a_k_major &&
+            kKernels[i].b_k_major == b_k_major) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+// ---- launching -------------------------------------------------------------------------------
+
+// Widest global->shared copy, in elements, of an operand: MN-major runs of 4 (16-byte cp.async for
+// fp32, 8-byte loads for 16-bit); a K-major operand is copied one element at a time.
+constexpr int32_t max_vector(bool k_major) { return k_major ? 1 : kSmemVectorFloats; }
+
+// vec_a / vec_b for an operand at byte address `address` with leading dimension `ld` and batch
+// stride `batch_stride` (elements): the widest power of two up to max_vector whose vectors stay
+// aligned in every row of every batch.
+constexpr int32_t vector_width(int32_t type, bool k_major, uint64_t address, int64_t ld, int64_t batch_stride) {
+    const uint64_t elem_bytes = type == kF32 ? 4 : 2;
+    int32_t vec = max_vector(k_major);
+    while (vec > 1 && (address % (elem_bytes * static_cast<uint64_t>(vec)) != 0 || ld % vec != 0 ||
+                       batch_stride % vec != 0)) {
+        vec /= 2;
+    }
+    return vec;
+}
+
+// Tile rows walked together by the grouped raster (kernels/common/raster.h): 8 tile rows of A
+// (8 x 128 rows) stay in L2 while the blocks in flight sweep across B.
+inline constexpr int32_t kRasterGroup = 8;
+
+struct Launch {
+    int kernel;             // index into kKernels; -1: no kernel serves the problem
+    uint32_t grid_x;        // grid = (grid_x, 1, grid_z)
+    uint32_t grid_z;
+    uint32_t block_x;       // block = (block_x, 1, 1)
+    uint32_t dynamic_smem;  // bytes
+};
+
+inline constexpr int64_t kMaxGridX = 2147483647;  // 2^31 - 1
+inline constexpr int64_t kMaxGridZ = 65535;       // larger batch counts loop inside the kernel
+
+// Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
+// types and majors set; m, n, batch_count >= 1) with the fields only this family reads: vec_a,
+// vec_b, tiles_m, tiles_n, raster_group.  Returns the kernel and its launch geometry; kernel is -1
+// (and p untouched) when type_ab has no kernel or the tiles do not fit one grid.
+inline Launch prepare_launch(GemmParams &p) {
+    const Launch none{-1, 0, 0, 0, 0};
+    const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0);
+    if (index < 0 || p.m < 1 || p.n < 1 || p.batch_count < 1) return none;
+    const KernelInfo &kernel = kKernels[index];
+    const TileConfig &config = kTileConfigs[kernel.config];
+    const int64_t tiles_m = (p.m + config.tile_m - 1) / config.tile_m;
+    const int64_t tiles_n = (p.n + config.tile_n - 1) / config.tile_n;
+    if (tiles_m > kMaxGridX / tiles_n) return none;
+    p.vec_a = vector_width(p.type_ab, kernel.a_k_major, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
+    p.vec_b = vector_width(p.type_ab, kernel.b_k_major, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
+    p.tiles_m = static_cast<int32_t>(tiles_m);
+    p.tiles_n = static_cast<int32_t>(tiles_n);
+    p.raster_group = kRasterGroup;
+    return {index, static_cast<uint32_t>(tiles_m * tiles_n),
+            static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
+            static_cast<uint32_t>(config.threads), kernel.dynamic_smem};
+}
+
+}  // namespace asyncgemm::simt

@@ -1,0 +1,155 @@
+// SIMT GEMM (ASYNCGEMM_ALGO_SIMT): D = alpha * A·B + beta * C with exact fp32 FMA, any majors, any
+// sizes and alignments, batched.
+//
+// A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 8: a ring of
+// `stages` shared buffers holds the slice being multiplied and the next stages - 1 ones in flight,
+// copied global -> shared by cp.async (tile_loader.cuh) into padded [k][x] tiles.  Each thread
+// multiplies 8 x 8 accumulators from LDS.128 fragments (thread_tile.cuh) and stores them through
+// the epilogue (epilogue.cuh).  Blocks visit tiles in grouped order (raster.h) and loop over the
+// batch along blockIdx.z.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "kernels/common/cp_async.cuh"
+#include "kernels/common/params.h"
+#include "kernels/common/raster.h"
+#include "kernels/simt/epilogue.cuh"
+#include "kernels/simt/simt_config.h"
+#include "kernels/simt/thread_tile.cuh"
+#include "kernels/simt/tile_loader.cuh"
+
+namespace asyncgemm::simt {
+namespace {
+
+constexpr int kConfig = 0;
+constexpr TileConfig kTile = kTileConfigs[kConfig];
+
+// mov.u32 %tid.x, read afresh at each call.  Offsets derived from threadIdx.x are invariant over
+// the batch loop, so the compiler would compute them once and hold a dozen registers through every
+// main loop; from a volatile read they are recomputed (a few integer instructions) per batch
+// instead, which keeps the kernel within 128 registers without spills.
+__device__ __forceinline__ int thread_index() {
+    int thread;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(thread));
+    return thread;
+}
+
+// T: the element type of A and B (float, __half or __nv_bfloat16).
+template <typename T, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void simt_gemm(const GemmParams &p) {
+    extern __shared__ __align__(16) float smem[];
+    const auto a_tile = [&](int stage) { return smem + stage * smem_stage_floats(kTile); };
+    const auto b_tile = [&](int stage) { return smem + stage * smem_stage_floats(kTile) + smem_a_floats(kTile); };
+
+    const TileCoord coord = grouped_tile(static_cast<int32_t>(blockIdx.x), p.tiles_m, p.tiles_n, p.raster_group);
+    const int64_t m0 = static_cast<int64_t>(coord.m) * kTile.tile_m;
+    const int64_t n0 = static_cast<int64_t>(coord.n) * kTile.tile_n;
+
+    // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B (so NaN there, or
+    // an infinite alpha times an empty sum, cannot reach D).  prepare_launch keeps the slice count
+    // an int.
+    const bool has_product = p.k > 0 && p.alpha != 0.f;
+    const int slices = has_product ? static_cast<int>((p.k + kTile.tile_k - 1) / kTile.tile_k) : 0;
+    const int last_slice_k = has_product ? static_cast<int>(p.k - static_cast<int64_t>(slices - 1) * kTile.tile_k) : 0;
+    const float alpha = has_product ? p.alpha : 0.f;
+    // k of slice s inside the matrix: all of it but in the last slice.
+    const auto k_left = [&](int s) { return s + 1 < slices ? kTile.tile_k : last_slice_k; };
+
+    for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
+        const int thread = thread_index();
+        TileLoader<T, AKMajor, kConfig, kTile.tile_m> load_a(static_cast<const T *>(p.a) + batch * p.stride_a, p.lda,
+                                                             p.m, m0, p.vec_a, thread);
+        TileLoader<T, BKMajor, kConfig, kTile.tile_n> load_b(static_cast<const T *>(p.b) + batch * p.stride_b, p.ldb,
+                                                             p.n, n0, p.vec_b, thread);
+        ThreadTile<kConfig> tile(thread);
+
+        // Prologue: slices 0 .. stages - 2 in flight, one cp.async group each (empty past the end,
+        // so the wait below always counts the same number of groups).
+#pragma unroll
+        for (int s = 0; s < kTile.stages - 1; ++s) {
+            if (s < slices) {
+                load_a.begin(a_tile(s), k_left(s));
+                load_b.begin(b_tile(s), k_left(s));
+                load_a.finish(a_tile(s));
+                load_b.finish(b_tile(s));
+            }
+            cp_async_commit();
+        }
+
+        for (int s = 0; s < slices; ++s) {
+            // Slice s has landed (this thread's copies), and after the barrier everyone's; the barrier
+            // also retires slice s - 1, whose stage receives slice s + stages - 1.
+            cp_async_wait<kTile.stages - 2>();
+            __syncthreads();
+            const int next = s + kTile.stages - 1;
+            const int write = next % kTile.stages;
+            if (next < slices) {
+                load_a.begin(a_tile(write), k_left(next));
+                load_b.begin(b_tile(write), k_left(next));
+            }
+            cp_async_commit();
+            tile.multiply(a_tile(s % kTile.stages), b_tile(s % kTile.stages));
+            if (next < slices) {
+                load_a.finish(a_tile(write));
+                load_b.finish(b_tile(write));
+            }
+        }
+
+        switch (p.type_cd) {
+        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha); break;
+        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha); break;
+        case kBF16: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha); break;
+        default: break;
+        }
+
+        // The next batch's prologue refills the stages: every thread must be done reading them.
+        cp_async_wait<0>();
+        __syncthreads();
+    }
+}
+
+template <typename T>
+constexpr DType kDType = kF32;
+template <>
+constexpr DType kDType<__half> = kF16;
+template <>
+constexpr DType kDType<__nv_bfloat16> = kBF16;
+
+constexpr bool same_name(const char *a, const char *b) {
+    while (*a != '\0' && *a == *b) ++a, ++b;
+    return *a == *b;
+}
+
+}  // namespace
+}  // namespace asyncgemm::simt
+
+// One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
+#define ASYNCGEMM_SIMT_KERNEL(NAME, T, A_K_MAJOR, B_K_MAJOR)                                                      \
+    extern "C" __global__ void __launch_bounds__(asyncgemm::simt::kTile.threads,                                   \
+                                                 asyncgemm::simt::kTile.min_blocks_per_sm)                         \
+        NAME(const asyncgemm::GemmParams params) {                                                                 \
+        asyncgemm::simt::simt_gemm<T, A_K_MAJOR, B_K_MAJOR>(params);                                               \
+    }                                                                                                              \
+    static_assert(asyncgemm::simt::same_name(                                                                      \
+                      asyncgemm::simt::kKernels[asyncgemm::simt::kernel_index(                                     \
+                                                    asyncgemm::simt::kDType<T>, A_K_MAJOR, B_K_MAJOR)]             \
+                          .name,                                                                                   \
+                      #NAME) &&                                                                                    \
+                      asyncgemm::simt::kKernels[asyncgemm::simt::kernel_index(asyncgemm::simt::kDType<T>,          \
+                                                                              A_K_MAJOR, B_K_MAJOR)]               \
+                              .config == asyncgemm::simt::kConfig,                                                 \
+                  #NAME " does not match its kKernels entry")
+
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_kk, float, true, true);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_kn, float, true, false);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_mk, float, false, true);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_mn, float, false, false);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_kk, __half, true, true);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_kn, __half, true, false);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_mk, __half, false, true);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_mn, __half, false, false);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_kk, __nv_bfloat16, true, true);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_kn, __nv_bfloat16, true, false);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_mk, __nv_bfloat16, false, true);
+ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_mn, __nv_bfloat16, false, false);

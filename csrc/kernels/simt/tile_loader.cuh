@@ -1,0 +1,197 @@
+// Global -> shared copies of one operand's k-slices, into the layout of simt_config.h: fp32
+// [tile_k][tile_x + pad], x = m for A and n for B.
+//
+// begin(tile, k_left) starts moving the next k-slice into `tile` (slices go in order from k = 0;
+// k_left = K minus the slice's first k, at most tile_k); finish(tile) completes it.  fp32 travels
+// by cp.async, so finish() has nothing to do: the caller's cp.async wait and barrier complete the
+// copy.  cp.async can neither convert nor move 2-byte scalars, so 16-bit inputs travel through
+// registers: begin() loads, finish() converts and stores, and the caller puts the current slice's
+// FFMAs between the two to hide the load.
+//
+// Tails.  Elements with k >= K or past the x extent are written as zeros and never read from
+// global memory (cp.async's ignore-src, so their addresses may lie past the matrix).  Zeros are
+// needed at k >= K, in both operands: A(i,k) * B(k,j) must vanish there, and a stale value times
+// zero can be NaN.  Past the x extent any value would do (it only reaches accumulators that are
+// never stored); zeros keep the copies unconditional, so the loop stays free of branches.
+//
+// Per slice a thread spends a few instructions per copy here against 64 FFMA per k: the source
+// pointer advances by a constant, shared addresses are one base plus constants, and everything
+// else that decides a copy is fixed per tile.
+#pragma once
+
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "kernels/common/convert.cuh"
+#include "kernels/common/cp_async_or_zero.cuh"
+#include "kernels/simt/simt_config.h"
+
+namespace asyncgemm::simt {
+
+template <typename T, bool KMajor, int Config, int TileX>
+class TileLoader;
+
+// MN-major operand: element (k, x) at matrix[k * ld + x].  Each thread moves runs of 4 consecutive x
+// at one k (mn_run_* in simt_config.h), a warp 128 consecutive x: coalesced for any vector width.
+template <typename T, int Config, int TileX>
+class TileLoader<T, false, Config, TileX> {
+    static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kRuns = mn_runs_per_thread(kC, TileX);
+    static constexpr int kRunLength = kSmemVectorFloats;
+    static constexpr int kRunStepK = mn_run_k(kC, TileX, 0, 1);  // k between a thread's runs
+    static constexpr int kTileK = kC.tile_k;
+    static constexpr int kStride = smem_row_stride(kC, TileX);
+    static constexpr bool kAsync = std::is_same_v<T, float>;
+
+public:
+    // `vec`: the host's alignment guarantee in elements (simt::vector_width); 4 and 2 are used as
+    // given, anything else moves single elements.
+    __device__ TileLoader(const T *matrix, int64_t ld, int64_t extent_x, int64_t x0, int vec, int thread) {
+        constexpr TileConfig c = kC;
+        first_k_ = mn_run_k(c, TileX, thread, 0);
+        const int run_x = mn_run_x(TileX, thread);
+        src_ = matrix + first_k_ * ld + x0 + run_x;
+        ld_ = ld;
+        shared_offset_ = first_k_ * kStride + run_x;
+        const int64_t left = extent_x - (x0 + run_x);
+        valid_x_ = left <= 0 ? 0 : (left >= kRunLength ? kRunLength : static_cast<int>(left));
+        // A run that straddles the x extent goes element by element.
+        piece_ = valid_x_ == kRunLength && (vec == 4 || vec == 2) ? vec : 1;
+    }
+
+    __device__ __forceinline__ void begin(float *tile, int k_left) {
+        const uint32_t first_dst = smem_addr(tile + shared_offset_);
+#pragma unroll
+        for (int r = 0; r < kRuns; ++r) {
+            const bool zero = first_k_ + r * kRunStepK >= k_left;
+            const T *src = src_ + r * kRunStepK * ld_;
+            if constexpr (kAsync) {
+                const uint32_t dst = first_dst + r * kRunStepK * kStride * sizeof(float);
+                if (piece_ == 4) {
+                    cp_async_or_zero<16>(dst, src, zero);
+                } else if (piece_ == 2) {
+                    cp_async_or_zero<8>(dst, src, zero);
+                    cp_async_or_zero<8>(dst + 2 * sizeof(float), src + 2, zero);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < kRunLength; ++e) {
+                        cp_async_or_zero<4>(dst + e * sizeof(float), src + e, zero || e >= valid_x_);
+                    }
+                }
+            } else {
+                staged_[r] = zero ? Vector<T, kRunLength>{} : load_run(src);
+            }
+        }
+        src_ += kTileK * ld_;
+    }
+
+    __device__ __forceinline__ void finish(float *tile) {
+        if constexpr (!kAsync) {
+#pragma unroll
+            for (int r = 0; r < kRuns; ++r) {
+                const Vector<T, kRunLength> &run = staged_[r];
+                *reinterpret_cast<float4 *>(tile + shared_offset_ + r * kRunStepK * kStride) =
+                    make_float4(to_float(run.v[0]), to_float(run.v[1]), to_float(run.v[2]), to_float(run.v[3]));
+            }
+        }
+    }
+
+private:
+    // 16-bit run: one 8-byte or two 4-byte loads as piece_ allows, else one 2-byte load per valid
+    // element (the rest stay zero).
+    __device__ __forceinline__ Vector<T, kRunLength> load_run(const T *src) const {
+        Vector<T, kRunLength> run{};
+        if (piece_ == 4) {
+            run = *reinterpret_cast<const Vector<T, 4> *>(src);
+        } else if (piece_ == 2) {
+            const Vector<T, 2> lo = *reinterpret_cast<const Vector<T, 2> *>(src);
+            const Vector<T, 2> hi = *reinterpret_cast<const Vector<T, 2> *>(src + 2);
+            run = {{lo.v[0], lo.v[1], hi.v[0], hi.v[1]}};
+        } else {
+#pragma unroll
+            for (int e = 0; e < kRunLength; ++e) {
+                if (e < valid_x_) run.v[e] = src[e];
+            }
+        }
+        return run;
+    }
+
+    const T *src_;       // the first run of the next slice
+    int64_t ld_;
+    int first_k_;        // k of the first run within a slice
+    int shared_offset_;  // floats from a tile's start to the first run
+    int valid_x_;        // elements of each run inside the matrix, 0..4
+    int piece_;          // elements per copy: 4, 2 or 1
+    Vector<T, kRunLength> staged_[kAsync ? 1 : kRuns];  // 16-bit only: loaded, not yet stored
+};
+
+// K-major operand: element (x, k) at matrix[x * ld + k].  Each thread moves kGroups k values
+// (k_elem_k) of kRows rows (k_elem_x), transposing as it goes; a warp instruction reads whole
+// 32-byte sectors of 4 rows.
+template <typename T, int Config, int TileX>
+class TileLoader<T, true, Config, TileX> {
+    static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kRows = k_rows_per_thread(kC, TileX);
+    static constexpr int kGroups = k_groups(kC);
+    static constexpr int kRowStep = k_elem_x(kC, 0, 1);  // x between a thread's rows
+    static constexpr int kTileK = kC.tile_k;
+    static constexpr int kStride = smem_row_stride(kC, TileX);
+    static constexpr bool kAsync = std::is_same_v<T, float>;
+
+public:
+    // `vec` is not used: a K-major operand is always moved one element at a time.
+    __device__ TileLoader(const T *matrix, int64_t ld, int64_t extent_x, int64_t x0, int /*vec*/, int thread) {
+        constexpr TileConfig c = kC;
+        k_ = k_elem_k(thread, 0);
+        const int first_x = k_elem_x(c, thread, 0);
+        src_ = matrix + (x0 + first_x) * ld + k_;
+        row_step_ = kRowStep * ld;
+        shared_offset_ = k_ * kStride + first_x;
+        const int64_t left = extent_x - (x0 + first_x);
+        x_left_ = left <= 0 ? 0 : (left >= TileX ? TileX : static_cast<int>(left));
+    }
+
+    __device__ __forceinline__ void begin(float *tile, int k_left) {
+        const uint32_t first_dst = smem_addr(tile + shared_offset_);
+        const T *src = src_;
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            const bool row_outside = r * kRowStep >= x_left_;
+#pragma unroll
+            for (int g = 0; g < kGroups; ++g) {
+                const bool ignore = row_outside || k_ + g * kCopyLanesK >= k_left;
+                if constexpr (kAsync) {
+                    const uint32_t dst = first_dst + (g * kCopyLanesK * kStride + r * kRowStep) * sizeof(float);
+                    cp_async_or_zero<sizeof(float)>(dst, src + g * kCopyLanesK, ignore);
+                } else {
+                    staged_[r][g] = ignore ? T(0.f) : src[g * kCopyLanesK];
+                }
+            }
+            src += row_step_;
+        }
+        src_ += kTileK;
+    }
+
+    __device__ __forceinline__ void finish(float *tile) {
+        if constexpr (!kAsync) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+#pragma unroll
+                for (int g = 0; g < kGroups; ++g) {
+                    tile[shared_offset_ + g * kCopyLanesK * kStride + r * kRowStep] = to_float(staged_[r][g]);
+                }
+            }
+        }
+    }
+
+private:
+    const T *src_;         // the first row's element in the next slice
+    int64_t row_step_;     // elements between a thread's rows
+    int k_;                // this thread's first k within a slice
+    int shared_offset_;    // floats from a tile's start to the first row's element
+    int x_left_;           // rows of the tile inside the matrix, from this thread's first row
+    T staged_[kAsync ? 1 : kRows][kAsync ? 1 : kGroups];  // 16-bit only: loaded, not yet stored
+};
+
+}  // namespace asyncgemm::simt

@@ -1,0 +1,32 @@
+#include "plan/simt_plan.h"
+
+#include "common/error.h"
+#include "kernels/simt/simt_config.h"
+#include "plan/kernel_table.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+constexpr auto make_specs() {
+    struct Specs {
+        KernelSpec specs[simt::kKernelCount];
+    } out{};
+    for (int i = 0; i < simt::kKernelCount; ++i)
+        out.specs[i] = {Family::Simt, simt::kKernels[i].name, simt::kKernels[i].dynamic_smem};
+    return out;
+}
+constexpr auto kSpecs = make_specs();
+
+}  // namespace
+
+FamilyKernels simt_kernels() { return {kSpecs.specs, simt::kKernelCount}; }
+
+void launch_simt(const Handle &handle, GemmParams params, void *stream) {
+    const simt::Launch launch = simt::prepare_launch(params);
+    if (launch.kernel < 0)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SIMT: the output has more tiles than one grid holds");
+    handle.launch(family_base(Family::Simt) + static_cast<size_t>(launch.kernel), Dim3{launch.grid_x, 1, launch.grid_z},
+                  Dim3{launch.block_x, 1, 1}, launch.dynamic_smem, &params, sizeof params, stream);
+}
+
+}  // namespace asyncgemm::plan

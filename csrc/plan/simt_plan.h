@@ -1,0 +1,13 @@
+// ALGO_SIMT: launches the fp32-FMA GEMM family (csrc/kernels/simt) for a canonical problem.
+#pragma once
+
+#include "kernels/common/params.h"
+#include "runtime/handle.h"
+
+namespace asyncgemm::plan {
+
+// Completes `params` (vectors, tiles, raster) and launches on `stream`.  Throws NOT_SUPPORTED when
+// the problem has more output tiles than one grid holds.
+void launch_simt(const Handle &handle, GemmParams params, void *stream);
+
+}  // namespace asyncgemm::plan

@@ -1,0 +1,256 @@
+#include "runtime/handle.h"
+
+#include <cuda.h>
+
+#include <array>
+#include <string>
+
+#include "common/error.h"
+#include "driver/context_scope.h"
+#include "driver/driver.h"
+#include "driver/errors.h"
+#include "runtime/libraries.h"
+
+namespace asyncgemm {
+namespace {
+
+constexpr size_t kFamilies = static_cast<size_t>(Family::Count);
+
+// Static plus dynamic shared memory a block may use before its kernel must opt in to more.
+constexpr int64_t kSharedMemoryWithoutOptIn = 48 * 1024;
+
+// Why a family cannot run on the handle's device.
+enum class Unavailable : uint8_t { No, NoCode, SharedMemory };
+
+struct LoadedKernel {
+    KernelSpec spec{};
+    CUfunction function = nullptr;  // in the handle's context
+    size_t param_bytes = 0;         // size of the kernel's one parameter, its parameter block
+};
+
+// What the driver answers for a kernel that has no code for this device's architecture.
+bool is_missing_code(CUresult result) {
+    return result == CUDA_ERROR_NO_BINARY_FOR_GPU || result == CUDA_ERROR_NOT_FOUND;
+}
+
+void check_kernel_call(CUresult result, const char *call, const KernelSpec &spec) {
+    if (result != CUDA_SUCCESS) throw_driver_error(result, std::string(call) + "(" + spec.name + ")");
+}
+
+size_t family_index(Family family) {
+    const auto index = static_cast<size_t>(family);
+    if (index >= kFamilies)
+        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,
+             "kernel table names family " + std::to_string(static_cast<int>(family)));
+    return index;
+}
+
+// Takes the function of `kernel.spec` for the current context and readies it for launch: loaded,
+// shared memory limit raised, parameter block size known.  Says why not when the device cannot run it.
+Unavailable load_kernel(const DriverApi &api, CUlibrary library, int smem_optin, LoadedKernel &kernel) {
+    const KernelSpec &spec = kernel.spec;
+    CUkernel library_kernel = nullptr;
+    CUresult result = api.cuLibraryGetKernel(&library_kernel, library, spec.name);
+    if (is_missing_code(result)) return Unavailable::NoCode;
+    check_kernel_call(result, "cuLibraryGetKernel", spec);
+    result = api.cuKernelGetFunction(&kernel.function, library_kernel);
+    if (is_missing_code(result)) return Unavailable::NoCode;
+    check_kernel_call(result, "cuKernelGetFunction", spec);
+    // Loaded now rather than at the first launch, which may come inside a stream capture.
+    result = api.cuFuncLoad(kernel.function);
+    if (is_missing_code(result)) return Unavailable::NoCode;
+    check_kernel_call(result, "cuFuncLoad", spec);
+
+    int static_smem = 0;
+    check_kernel_call(
+        api.cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel.function),
+        "cuFuncGetAttribute", spec);
+    const int64_t smem = static_cast<int64_t>(static_smem) + spec.dynamic_smem;
+    if (smem > smem_optin) return Unavailable::SharedMemory;
+    // The opt-in counts the static part too: 40 KiB dynamic over 16 KiB static needs it.
+    if (smem > kSharedMemoryWithoutOptIn)
+        check_kernel_call(
+            api.cuFuncSetAttribute(kernel.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   static_cast<int>(spec.dynamic_smem)),
+            "cuFuncSetAttribute", spec);
+
+    // Every kernel takes exactly one parameter: the block params.h defines and launch() passes.
+    size_t offset = 0;
+    check_kernel_call(api.cuFuncGetParamInfo(kernel.function, 0, &offset, &kernel.param_bytes),
+                      "cuFuncGetParamInfo", spec);
+    if (api.cuFuncGetParamInfo(kernel.function, 1, &offset, nullptr) == CUDA_SUCCESS)
+        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,
+             std::string("kernel ") + spec.name + " takes more than one parameter");
+    return Unavailable::No;
+}
+
+std::string unavailable_message(Family family, Unavailable why, const DeviceInfo &device) {
+    std::string message = std::string(family_name(family)) + " kernels cannot run on " + device.name +
+                          " (sm_" + std::to_string(device.cc_major) + std::to_string(device.cc_minor) + "): ";
+    if (why == Unavailable::NoCode) return message + "the library has no code for this architecture";
+    return message + "they need more shared memory per block than its " +
+           std::to_string(device.max_smem_per_block_optin) + " bytes";
+}
+
+// NULL, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD name a stream of whichever context is current.
+bool is_current_context_stream(CUstream stream) {
+    return stream == nullptr || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD;
+}
+
+}  // namespace
+
+struct Handle::Impl {
+    explicit Impl(const DriverApi &driver_api) : api(driver_api) {}
+    ~Impl() {
+        // Nothing to report a failed release to; it can only fail once the driver is shutting down.
+        if (retained_primary) api.cuDevicePrimaryCtxRelease(device);
+    }
+    Impl(const Impl &) = delete;
+    Impl &operator=(const Impl &) = delete;
+
+    // Finishes a handle whose context is chosen: device facts, then every kernel of `table`.
+    static std::unique_ptr<Handle> open(std::unique_ptr<Impl> impl, const KernelTable &table);
+
+    void retain_primary_context(CUdevice primary_device);
+    DeviceInfo query_device() const;
+    void load_kernels(const KernelTable &table, int smem_optin);
+
+    const DriverApi &api;
+    CUcontext context = nullptr;
+    CUdevice device = 0;
+    bool retained_primary = false;                     // released in the destructor
+    std::vector<LoadedKernel> kernels;                 // by kernel table index
+    std::array<Unavailable, kFamilies> unavailable{};  // by family; all Unavailable::No at first
+};
+
+std::unique_ptr<Handle> Handle::Impl::open(std::unique_ptr<Impl> impl, const KernelTable &table) {
+    DeviceInfo device = impl->query_device();
+    {
+        ContextScope scope(impl->api, impl->context);
+        impl->load_kernels(table, device.max_smem_per_block_optin);
+    }
+    return std::unique_ptr<Handle>(new Handle(std::move(impl), std::move(device)));
+}
+
+void Handle::Impl::retain_primary_context(CUdevice primary_device) {
+    check(api.cuDevicePrimaryCtxRetain(&context, primary_device), "cuDevicePrimaryCtxRetain");
+    device = primary_device;
+    retained_primary = true;
+}
+
+DeviceInfo Handle::Impl::query_device() const {
+    auto attribute = [&](CUdevice_attribute which) {
+        int value = 0;
+        check(api.cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");
+        return value;
+    };
+    DeviceInfo info;
+    info.ordinal = static_cast<int>(device);  // a CUdevice is its ordinal
+    info.cc_major = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    info.cc_minor = attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    info.sm_count = attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    info.max_smem_per_block_optin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    info.l2_bytes = attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    char name[256] = {};
+    check(api.cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName");
+    info.name = name;
+    return info;
+}
+
+void Handle::Impl::load_kernels(const KernelTable &table, int smem_optin) {
+    kernels.resize(table.count);
+    for (size_t i = 0; i < table.count; ++i) {
+        LoadedKernel &kernel = kernels[i];
+        kernel.spec = table.kernels[i];
+        Unavailable &family = unavailable[family_index(kernel.spec.family)];
+        // One kernel the device cannot run takes its whole family out; the rest need no loading.
+        if (family != Unavailable::No) continue;
+        const CUlibrary library = family_library(kernel.spec.family);
+        family = library != nullptr ? load_kernel(api, library, smem_optin, kernel) : Unavailable::NoCode;
+    }
+}
+
+std::unique_ptr<Handle> Handle::create_current(const KernelTable &table) {
+    auto impl = std::make_unique<Impl>(driver());
+    const DriverApi &api = impl->api;
+    check(api.cuCtxGetCurrent(&impl->context), "cuCtxGetCurrent");
+    // A current context is borrowed, not retained: its owner keeps it alive as long as the handle.
+    if (impl->context != nullptr) {
+        check(api.cuCtxGetDevice(&impl->device, impl->context), "cuCtxGetDevice");
+    } else {
+        CUdevice first = 0;
+        check(api.cuDeviceGet(&first, 0), "cuDeviceGet");
+        impl->retain_primary_context(first);
+    }
+    return Impl::open(std::move(impl), table);
+}
+
+std::unique_ptr<Handle> Handle::create_for_device(int device, const KernelTable &table) {
+    auto impl = std::make_unique<Impl>(driver());
+    const DriverApi &api = impl->api;
+    int count = 0;
+    check(api.cuDeviceGetCount(&count), "cuDeviceGetCount");
+    if (device < 0 || device >= count)
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, "device = " + std::to_string(device) + " is out of range: " +
+                                                 std::to_string(count) + " CUDA device(s) visible");
+    CUdevice chosen = 0;
+    check(api.cuDeviceGet(&chosen, device), "cuDeviceGet");
+    impl->retain_primary_context(chosen);
+    return Impl::open(std::move(impl), table);
+}
+
+Handle::Handle(std::unique_ptr<Impl> impl, DeviceInfo device)
+    : impl_(std::move(impl)), device_(std::move(device)) {}
+
+Handle::~Handle() = default;
+
+bool Handle::family_available(Family family) const {
+    const auto index = static_cast<size_t>(family);
+    return index < kFamilies && impl_->unavailable[index] == Unavailable::No;
+}
+
+void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem, const void *params,
+                    size_t params_size, void *stream) const {
+    const Impl &impl = *impl_;
+    if (kernel >= impl.kernels.size())
+        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,
+             "kernel index " + std::to_string(kernel) + " is outside the kernel table");
+    const LoadedKernel &loaded = impl.kernels[kernel];
+    const Unavailable why = impl.unavailable[static_cast<size_t>(loaded.spec.family)];
+    if (why != Unavailable::No)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, unavailable_message(loaded.spec.family, why, device_));
+    if (dynamic_smem > loaded.spec.dynamic_smem)
+        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string(loaded.spec.name) + " launched with " +
+                                                  std::to_string(dynamic_smem) +
+                                                  " bytes of dynamic shared memory; its table entry allows " +
+                                                  std::to_string(loaded.spec.dynamic_smem));
+    if (params_size != loaded.param_bytes)
+        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,
+             std::string(loaded.spec.name) + " takes a " + std::to_string(loaded.param_bytes) +
+                 "-byte parameter block; the host passed " + std::to_string(params_size) + " bytes");
+
+    const DriverApi &api = impl.api;
+    const auto cu_stream = static_cast<CUstream>(stream);
+    if (!is_current_context_stream(cu_stream)) {
+        CUcontext stream_context = nullptr;
+        CUgreenCtx green_context = nullptr;  // a green context's stream reports its device's primary context
+        check(api.cuStreamGetCtx(cu_stream, &stream_context, &green_context), "cuStreamGetCtx");
+        if (stream_context != impl.context)
+            fail(ASYNCGEMM_STATUS_INVALID_VALUE, "stream belongs to another CUDA context than the handle's");
+    }
+
+    ContextScope scope(api, impl.context);
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = block.x;
+    config.blockDimY = block.y;
+    config.blockDimZ = block.z;
+    config.sharedMemBytes = dynamic_smem;
+    config.hStream = cu_stream;
+    void *args[] = {const_cast<void *>(params)};
+    check(api.cuLaunchKernelEx(&config, loaded.function, args, nullptr), "cuLaunchKernelEx");
+}
+
+}  // namespace asyncgemm

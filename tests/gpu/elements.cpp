@@ -1,0 +1,92 @@
+#include "elements.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+namespace agtest {
+
+size_t element_size(asyncgemm_dtype_t dtype) {
+    switch (dtype) {
+    case ASYNCGEMM_R_32F: return 4;
+    case ASYNCGEMM_R_16F:
+    case ASYNCGEMM_R_16BF: return 2;
+    }
+    throw std::invalid_argument("element_size: not an element type");
+}
+
+const char *dtype_name(asyncgemm_dtype_t dtype) {
+    switch (dtype) {
+    case ASYNCGEMM_R_32F: return "f32";
+    case ASYNCGEMM_R_16F: return "f16";
+    case ASYNCGEMM_R_16BF: return "bf16";
+    }
+    return "dtype?";
+}
+
+uint32_t poison_bits(asyncgemm_dtype_t dtype) {
+    switch (dtype) {
+    case ASYNCGEMM_R_32F: return 0x7FC0DEADu;
+    case ASYNCGEMM_R_16F: return 0x7EADu;
+    case ASYNCGEMM_R_16BF: return 0x7FDAu;
+    }
+    throw std::invalid_argument("poison_bits: not an element type");
+}
+
+static float widen(asyncgemm_dtype_t dtype, uint32_t bits) {
+    switch (dtype) {
+    case ASYNCGEMM_R_32F: {
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    case ASYNCGEMM_R_16F: {
+        __half_raw raw;
+        raw.x = static_cast<unsigned short>(bits);
+        return __half2float(__half(raw));
+    }
+    case ASYNCGEMM_R_16BF: {
+        __nv_bfloat16_raw raw;
+        raw.x = static_cast<unsigned short>(bits);
+        return __bfloat162float(__nv_bfloat16(raw));
+    }
+    }
+    throw std::invalid_argument("widen: not an element type");
+}
+
+static uint32_t narrow(asyncgemm_dtype_t dtype, float value) {
+    switch (dtype) {
+    case ASYNCGEMM_R_32F: {
+        uint32_t bits;
+        std::memcpy(&bits, &value, sizeof bits);
+        return bits;
+    }
+    case ASYNCGEMM_R_16F: return __half_raw(__float2half_rn(value)).x;
+    case ASYNCGEMM_R_16BF: return __nv_bfloat16_raw(__float2bfloat16_rn(value)).x;
+    }
+    throw std::invalid_argument("narrow: not an element type");
+}
+
+HostArray::HostArray(asyncgemm_dtype_t dtype, size_t count)
+    : dtype_(dtype), count_(count), element_size_(element_size(dtype)), bytes_(count * element_size_) {
+    const uint32_t poison = poison_bits(dtype);
+    for (size_t i = 0; i < count; ++i) set_bits(i, poison);
+}
+
+uint32_t HostArray::bits(size_t i) const {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &bytes_[i * element_size_], element_size_);  // little-endian host
+    return bits;
+}
+
+void HostArray::set_bits(size_t i, uint32_t bits) {
+    std::memcpy(&bytes_[i * element_size_], &bits, element_size_);
+}
+
+double HostArray::value(size_t i) const { return widen(dtype_, bits(i)); }
+
+void HostArray::set(size_t i, float value) { set_bits(i, narrow(dtype_, value)); }
+
+}  // namespace agtest

@@ -1,0 +1,268 @@
+#include "gemm_problem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace agtest {
+
+namespace {
+constexpr int64_t kGuard = 32;  // poisoned elements on each side of D's allocation
+
+int64_t matrices(bool broadcast, int64_t batch_count) { return broadcast ? 1 : batch_count; }
+
+// Consecutive matrices sit `gap` elements apart; never 0 apart, so no stride reads as a broadcast.
+int64_t batch_stride(const MatrixLayout &layout, bool broadcast, int64_t gap) {
+    return broadcast ? 0 : std::max<int64_t>(layout.span(), 1) + gap;
+}
+
+MatrixLayout a_layout(const GemmCase &c) { return MatrixLayout::of_op(c.m, c.k, c.op_a, c.order, c.lda_pad); }
+MatrixLayout b_layout(const GemmCase &c) { return MatrixLayout::of_op(c.k, c.n, c.op_b, c.order, c.ldb_pad); }
+MatrixLayout d_layout(const GemmCase &c) { return MatrixLayout::padded(c.m, c.n, c.order, c.ldd_pad); }
+MatrixLayout c_layout(const GemmCase &c) {
+    return c.c_source == CSource::SameAsD ? d_layout(c) : MatrixLayout::padded(c.m, c.n, c.order, c.ldc_pad);
+}
+bool c_has_buffer(const GemmCase &c) { return c.c_source == CSource::Buffer || c.c_source == CSource::NanBuffer; }
+
+float random_value(Rng &rng) { return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng); }
+
+std::string c_source_name(CSource source) {
+    switch (source) {
+    case CSource::Buffer: return "buffer";
+    case CSource::Null: return "NULL";
+    case CSource::SameAsD: return "d (in place)";
+    case CSource::NanBuffer: return "NaN buffer";
+    }
+    return "?";
+}
+}  // namespace
+
+std::string GemmCase::describe() const {
+    std::ostringstream s;
+    s << "algo=" << algo_name(algo) << ' ' << order_name(order) << " op=" << op_name(op_a) << op_name(op_b) << ' '
+      << dtype_name(type_ab) << "->" << dtype_name(type_cd) << " m=" << m << " n=" << n << " k=" << k;
+    if (batch_count != 1 || batched_api) s << " batches=" << batch_count << " gap=" << batch_gap;
+    if (broadcast_a || broadcast_b || broadcast_c)
+        s << " broadcast=" << (broadcast_a ? "a" : "") << (broadcast_b ? "b" : "") << (broadcast_c ? "c" : "");
+    s << " ld_pad=(" << lda_pad << ',' << ldb_pad << ',' << ldc_pad << ',' << ldd_pad << ')';
+    if (offset_a || offset_b || offset_c || offset_d)
+        s << " offset=" << (offset_a ? "a" : "") << (offset_b ? "b" : "") << (offset_c ? "c" : "")
+          << (offset_d ? "d" : "");
+    s << " alpha=" << alpha << " beta=" << beta << " c=" << c_source_name(c_source);
+    return s.str();
+}
+
+GemmCase random_gemm_case(Rng &rng, int64_t max_dim) {
+    const auto dim = [&] {
+        return chance(rng, 0.5) ? std::min(pick(rng, kTailSizes), max_dim) : uniform(rng, 1, max_dim);
+    };
+    const auto odd_pad = [&] { return chance(rng, 1.0 / 3) ? 2 * uniform(rng, 0, 8) + 1 : 0; };
+    GemmCase c;
+    c.m = dim();
+    c.n = dim();
+    c.k = dim();
+    c.lda_pad = odd_pad();
+    c.ldb_pad = odd_pad();
+    c.ldc_pad = odd_pad();
+    c.ldd_pad = odd_pad();
+    c.offset_a = chance(rng, 0.25);
+    c.offset_b = chance(rng, 0.25);
+    c.offset_c = chance(rng, 0.25);
+    c.offset_d = chance(rng, 0.25);
+    static constexpr CSource kSources[] = {CSource::Buffer, CSource::Buffer,  CSource::Buffer, CSource::Buffer,
+                                           CSource::Null,   CSource::Null,    CSource::SameAsD, CSource::SameAsD,
+                                           CSource::NanBuffer};
+    c.c_source = pick(rng, kSources);
+    static constexpr float kAlphas[] = {1.0f, -1.0f, 0.5f, 1.75f, -2.25f};
+    static constexpr float kBetas[] = {1.0f, -0.5f, 0.75f, 0.0f};
+    c.alpha = pick(rng, kAlphas);
+    c.beta = c.c_source == CSource::Buffer || c.c_source == CSource::SameAsD ? pick(rng, kBetas) : 0.0f;
+    if (chance(rng, 0.25)) {
+        c.batch_count = uniform(rng, 2, 4);
+        c.batch_gap = odd_pad();
+        c.broadcast_a = chance(rng, 0.3);
+        c.broadcast_b = chance(rng, 0.3);
+        c.broadcast_c = c.c_source == CSource::Buffer && chance(rng, 0.3);
+    }
+    c.batched_api = c.batch_count > 1 || chance(rng, 0.2);
+    return c;
+}
+
+double gemm_tolerance(asyncgemm_dtype_t type_ab, asyncgemm_dtype_t type_cd, asyncgemm_math_t math) {
+    // fp32 FMA or exact 16-bit products accumulated in fp32 in some order: ~1e-7 for k <= 4096.
+    double tolerance = 1e-5;
+    if (type_ab == ASYNCGEMM_R_32F && math == ASYNCGEMM_MATH_TF32) tolerance = 5e-3;  // 10-bit mantissas in
+    if (type_cd == ASYNCGEMM_R_16F) tolerance = std::max(tolerance, 1e-3);            // 2^-11 rounding out
+    if (type_cd == ASYNCGEMM_R_16BF) tolerance = std::max(tolerance, 8e-3);           // 2^-8 rounding out
+    return tolerance;
+}
+
+GemmProblem::Operand::Operand(const MatrixLayout &layout_, int64_t stride_, int64_t matrices_, int64_t front_,
+                              int64_t back, asyncgemm_dtype_t dtype)
+    : layout(layout_), stride(stride_), front(front_),
+      host(dtype, static_cast<size_t>(front_ + (matrices_ - 1) * stride_ + std::max<int64_t>(layout_.span(), 1) +
+                                      back)),
+      device(host.bytes()) {}
+
+void *GemmProblem::Operand::base() const { return device.get() + front * element_size(host.dtype()); }
+
+GemmProblem::GemmProblem(const GemmCase &c)
+    : case_(c),
+      a_(a_layout(c), batch_stride(a_layout(c), c.broadcast_a, c.batch_gap), matrices(c.broadcast_a, c.batch_count),
+         c.offset_a, 0, c.type_ab),
+      b_(b_layout(c), batch_stride(b_layout(c), c.broadcast_b, c.batch_gap), matrices(c.broadcast_b, c.batch_count),
+         c.offset_b, 0, c.type_ab),
+      c_(c_layout(c), batch_stride(c_layout(c), c.broadcast_c, c.batch_gap),
+         c_has_buffer(c) ? matrices(c.broadcast_c, c.batch_count) : 1, c.offset_c, 0, c.type_cd),
+      d_(d_layout(c), batch_stride(d_layout(c), false, c.batch_gap), c.batch_count, kGuard + c.offset_d, kGuard,
+         c.type_cd) {}
+
+void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
+    const auto fill_windows = [&](Operand &x, int64_t count) {
+        for (int64_t batch = 0; batch < count; ++batch)
+            for (int64_t row = 0; row < x.layout.rows; ++row)
+                for (int64_t col = 0; col < x.layout.cols; ++col)
+                    x.host.set(static_cast<size_t>(x.index(batch, row, col)), random_value(rng));
+    };
+    fill_windows(a_, matrices(case_.broadcast_a, case_.batch_count));
+    fill_windows(b_, matrices(case_.broadcast_b, case_.batch_count));
+    a_.device.upload(a_.host.data(), stream);
+    b_.device.upload(b_.host.data(), stream);
+    if (case_.c_source == CSource::Buffer) fill_windows(c_, matrices(case_.broadcast_c, case_.batch_count));
+    if (c_has_buffer(case_)) c_.device.upload(c_.host.data(), stream);
+    d_.host = HostArray(case_.type_cd, d_.host.count());
+    if (case_.c_source == CSource::SameAsD) fill_windows(d_, case_.batch_count);
+    d_.device.upload(d_.host.data(), stream);
+}
+
+asyncgemm_status_t GemmProblem::launch(asyncgemm_handle_t handle, cudaStream_t stream) const {
+    const GemmCase &c = case_;
+    const void *c_ptr = nullptr;
+    int64_t ldc = c_.layout.ld, stride_c = c_.stride;
+    if (c.c_source == CSource::SameAsD) {
+        c_ptr = d_.base();
+        stride_c = d_.stride;
+    } else if (c_has_buffer(c)) {
+        c_ptr = c_.base();
+    }
+    void *d_ptr = d_.base();
+    if (!c.batched_api)
+        return asyncgemm_gemm(handle, c.order, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, a_.base(), c.type_ab,
+                              a_.layout.ld, b_.base(), c.type_ab, b_.layout.ld, c.beta, c_ptr, c.type_cd, ldc, d_ptr,
+                              c.type_cd, d_.layout.ld, c.algo, stream);
+    return asyncgemm_gemm_strided_batched(handle, c.order, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, a_.base(),
+                                          c.type_ab, a_.layout.ld, a_.stride, b_.base(), c.type_ab, b_.layout.ld,
+                                          b_.stride, c.beta, c_ptr, c.type_cd, ldc, stride_c, d_ptr, c.type_cd,
+                                          d_.layout.ld, d_.stride, c.batch_count, c.algo, stream);
+}
+
+std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double tolerance) const {
+    const GemmCase &c = case_;
+    const int64_t m = c.m, n = c.n, k = c.k;
+    const auto a_at = [&](int64_t i, int64_t p) {
+        return a_.host.value(c.op_a == ASYNCGEMM_OP_N ? a_.index(batch, i, p) : a_.index(batch, p, i));
+    };
+    const auto b_at = [&](int64_t p, int64_t j) {
+        return b_.host.value(c.op_b == ASYNCGEMM_OP_N ? b_.index(batch, p, j) : b_.index(batch, j, p));
+    };
+    const Operand &c_operand = c.c_source == CSource::SameAsD ? d_ : c_;
+    const bool reads_c = c.beta != 0.0f;
+
+    // op(A) as m x k and op(B) as k x n, dense and row-major, so the product below streams rows.
+    std::vector<double> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n)), row(static_cast<size_t>(n));
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t p = 0; p < k; ++p) a[i * k + p] = a_at(i, p);
+    for (int64_t p = 0; p < k; ++p)
+        for (int64_t j = 0; j < n; ++j) b[p * n + j] = b_at(p, j);
+
+    double error2 = 0, reference2 = 0, worst = -1, worst_got = 0, worst_want = 0;
+    int64_t worst_i = 0, worst_j = 0, nonfinite = 0;
+    for (int64_t i = 0; i < m; ++i) {
+        std::fill(row.begin(), row.end(), 0.0);
+        for (int64_t p = 0; p < k; ++p) {
+            const double a_ip = a[i * k + p];
+            const double *b_p = b.data() + p * n;
+            for (int64_t j = 0; j < n; ++j) row[j] += a_ip * b_p[j];
+        }
+        for (int64_t j = 0; j < n; ++j) {
+            double want = double(c.alpha) * row[j];
+            if (reads_c) want += double(c.beta) * c_operand.host.value(c_operand.index(batch, i, j));
+            const double got = d.value(d_.index(batch, i, j));
+            const double diff = std::abs(got - want);
+            nonfinite += !std::isfinite(got);
+            if (!(diff <= worst)) {  // a NaN difference always wins, so a non-finite element is the one shown
+                worst = std::isfinite(diff) ? diff : std::numeric_limits<double>::infinity();
+                worst_i = i;
+                worst_j = j;
+                worst_got = got;
+                worst_want = want;
+            }
+            error2 += diff * diff;
+            reference2 += want * want;
+        }
+    }
+    const double error = std::sqrt(error2), reference = std::sqrt(reference2);
+    if (nonfinite == 0 && error <= tolerance * reference) return "";
+    std::ostringstream s;
+    s << "batch " << batch << ": ";
+    if (nonfinite) s << nonfinite << " non-finite elements; ";
+    s << "relative error " << (reference > 0 ? error / reference : error) << " (tolerance " << tolerance
+      << "); worst D(" << worst_i << ',' << worst_j << ") = " << worst_got << ", reference " << worst_want;
+    return s.str();
+}
+
+std::string GemmProblem::verify(cudaStream_t stream, asyncgemm_math_t math) const {
+    HostArray d(d_.host.dtype(), d_.host.count());
+    d_.device.download(d.data(), stream);
+    const double tolerance = gemm_tolerance(case_.type_ab, case_.type_cd, math);
+    std::string failures;
+    std::vector<bool> in_window(d.count(), false);
+    for (int64_t batch = 0; batch < case_.batch_count; ++batch) {
+        for (int64_t i = 0; i < case_.m; ++i)
+            for (int64_t j = 0; j < case_.n; ++j) in_window[static_cast<size_t>(d_.index(batch, i, j))] = true;
+        const std::string failure = verify_batch(batch, d, tolerance);
+        if (!failure.empty()) failures += (failures.empty() ? "" : "\n  ") + failure;
+    }
+    size_t overwritten = 0, first = 0;
+    for (size_t e = 0; e < d.count(); ++e)
+        if (!in_window[e] && d.bits(e) != d_.host.bits(e) && overwritten++ == 0) first = e;
+    if (overwritten) {
+        std::ostringstream s;
+        s << overwritten << " elements outside D's windows (padding, batch gaps, guards) changed; the first at "
+          << static_cast<int64_t>(first) - d_.front << " elements from d";
+        failures += (failures.empty() ? "" : "\n  ") + s.str();
+    }
+    return failures;
+}
+
+std::string GemmProblem::verify_untouched(cudaStream_t stream) const {
+    HostArray d(d_.host.dtype(), d_.host.count());
+    d_.device.download(d.data(), stream);
+    size_t changed = 0;
+    for (size_t e = 0; e < d.count(); ++e) changed += d.bits(e) != d_.host.bits(e);
+    return changed ? std::to_string(changed) + " elements of D changed although the call failed" : "";
+}
+
+std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &rng, cudaStream_t stream,
+                     asyncgemm_math_t math, bool *refused) {
+    GemmProblem problem(gemm_case);
+    problem.fill(rng, stream);
+    const asyncgemm_status_t status = problem.launch(handle, stream);
+    const std::string message = asyncgemm_last_error();
+    const std::string message_failure = status == ASYNCGEMM_STATUS_SUCCESS ? "" : check_last_error();
+    *refused = status != ASYNCGEMM_STATUS_SUCCESS;
+    std::string failure;
+    if (status == ASYNCGEMM_STATUS_SUCCESS) {
+        failure = problem.verify(stream, math);
+    } else if (gemm_case.algo != ASYNCGEMM_ALGO_AUTO &&
+               (status == ASYNCGEMM_STATUS_NOT_SUPPORTED || status == ASYNCGEMM_STATUS_MISALIGNED)) {
+        failure = message_failure.empty() ? problem.verify_untouched(stream) : message_failure;
+    } else {
+        failure = std::string("returned ") + asyncgemm_status_string(status) + ": " + message;
+    }
+    return failure.empty() ? "" : gemm_case.describe() + "\n  " + failure;
+}
+
+}  // namespace agtest

@@ -1,0 +1,106 @@
+// One GEMM call as a test sees it: the case (shape, layouts, dtypes, pointers, batches), its buffers
+// on the device, random inputs, the fp64 reference, and the verdict on what the call left in D.
+//
+// Memory is laid out to catch what a kernel must never do: A, B and C end exactly at their last
+// element (compute-sanitizer flags a read past it), their padding and batch gaps hold NaN (a kernel
+// that reads them into a sum leaves NaN in D), and D sits between poisoned guards whose bits, like D's
+// padding and gaps, must survive the call unchanged.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+#include "asyncgemm.h"
+#include "device_buffer.h"
+#include "elements.h"
+#include "matrix_layout.h"
+#include "test_env.h"
+
+namespace agtest {
+
+// Where the call's c argument points.
+enum class CSource {
+    Buffer,     // a C of its own
+    Null,       // c = NULL (beta must be 0)
+    SameAsD,    // c == d, in place (ldc = ldd, stride_c = stride_d)
+    NanBuffer,  // a C full of NaN with beta = 0: C must not be read
+};
+
+struct GemmCase {
+    asyncgemm_algo_t algo = ASYNCGEMM_ALGO_AUTO;
+    asyncgemm_order_t order = ASYNCGEMM_ORDER_ROW;
+    asyncgemm_op_t op_a = ASYNCGEMM_OP_N, op_b = ASYNCGEMM_OP_N;
+    asyncgemm_dtype_t type_ab = ASYNCGEMM_R_32F, type_cd = ASYNCGEMM_R_32F;
+    int64_t m = 1, n = 1, k = 1;
+    int64_t batch_count = 1;
+    bool batched_api = false;  // call asyncgemm_gemm_strided_batched even for one batch
+    int64_t lda_pad = 0, ldb_pad = 0, ldc_pad = 0, ldd_pad = 0;  // leading dimension beyond the minimum
+    bool offset_a = false, offset_b = false, offset_c = false, offset_d = false;  // one element in
+    bool broadcast_a = false, broadcast_b = false, broadcast_c = false;         // batch stride 0
+    int64_t batch_gap = 0;  // elements between consecutive matrices beyond their span
+    float alpha = 1.0f, beta = 0.0f;
+    CSource c_source = CSource::Null;
+
+    std::string describe() const;
+};
+
+// A case with random shape and features: each dimension a tail size or uniform in [1, max_dim],
+// odd leading-dimension pads, offset pointers, batches with broadcasts, every C source, varied
+// alpha and beta.  The caller sets algo, order, ops and dtypes.
+GemmCase random_gemm_case(Rng &rng, int64_t max_dim);
+
+// Relative Frobenius error allowed for D: fp32 accumulation of exact products, then D's rounding.
+double gemm_tolerance(asyncgemm_dtype_t type_ab, asyncgemm_dtype_t type_cd, asyncgemm_math_t math);
+
+class GemmProblem {
+public:
+    explicit GemmProblem(const GemmCase &gemm_case);
+
+    const GemmCase &gemm_case() const { return case_; }
+
+    // Fresh random inputs rounded to their dtypes, a poisoned D (holding C's values in its windows
+    // when in place), all uploaded on `stream`.
+    void fill(Rng &rng, cudaStream_t stream);
+
+    // The API call; asynchronous, like the library.
+    asyncgemm_status_t launch(asyncgemm_handle_t handle, cudaStream_t stream) const;
+
+    // After a successful launch: "" when every batch of D is finite and within tolerance of the fp64
+    // reference and every element outside D's windows is unchanged; else what is wrong.
+    std::string verify(cudaStream_t stream, asyncgemm_math_t math) const;
+
+    // After a refused launch: "" when D is byte-identical to what fill() left there.
+    std::string verify_untouched(cudaStream_t stream) const;
+
+private:
+    struct Operand {
+        MatrixLayout layout;
+        int64_t stride = 0;  // elements between batches
+        int64_t front = 0;   // elements of the allocation before the base pointer
+        HostArray host;
+        DeviceBuffer device;
+        Operand(const MatrixLayout &layout, int64_t stride, int64_t matrices, int64_t front, int64_t back,
+                asyncgemm_dtype_t dtype);
+        int64_t index(int64_t batch, int64_t row, int64_t col) const {
+            return front + batch * stride + layout.offset(row, col);
+        }
+        void *base() const;  // the pointer passed to the library
+    };
+
+    // "" when batch `batch` of `d` is finite and within `tolerance` of the fp64 reference.
+    std::string verify_batch(int64_t batch, const HostArray &d, double tolerance) const;
+
+    GemmCase case_;
+    Operand a_, b_, c_;
+    Operand d_;  // its host array is D as fill() left it: poison, and C's values when in place
+};
+
+// Runs one case on `stream` with fresh inputs: "" when the library did what it must (a correct D; or,
+// for an explicit algorithm, NOT_SUPPORTED or MISALIGNED with a message and D untouched), else what
+// went wrong, starting with the case.  *refused tells which of the two happened.
+std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &rng, cudaStream_t stream,
+                     asyncgemm_math_t math, bool *refused);
+
+}  // namespace agtest

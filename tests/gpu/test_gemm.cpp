@@ -1,0 +1,303 @@
+// GEMM results against an fp64 host reference: every available algorithm and AUTO, every dtype
+// pair, order and op pair, random and tail shapes, the degenerate sizes, in-place, batches with
+// broadcasts, TF32 mode.  Explicit algorithms may refuse a problem (NOT_SUPPORTED or MISALIGNED,
+// message, D untouched); AUTO never may.
+#include <doctest/doctest.h>
+
+#include <iterator>
+#include <map>
+#include <string>
+
+#include "gemm_problem.h"
+#include "matrix_layout.h"
+#include "test_env.h"
+
+using namespace agtest;
+
+namespace {
+
+// How often each algorithm ran a case and refused one.
+struct Tally {
+    std::map<asyncgemm_algo_t, int> ran, refused;
+};
+
+// Runs the case once with fresh inputs on `stream` and checks the outcome; counts it in `tally`.
+void check_gemm(const GemmCase &c, Rng &rng, cudaStream_t stream, Tally *tally = nullptr,
+                asyncgemm_handle_t handle = test_env().handle, asyncgemm_math_t math = ASYNCGEMM_MATH_DEFAULT) {
+    bool refused = false;
+    const std::string failure = run_gemm(handle, c, rng, stream, math, &refused);
+    CHECK(failure == "");
+    if (tally) ++(refused ? tally->refused : tally->ran)[c.algo];
+}
+
+// Each algorithm served at least one case (one refusing everything it says it can run is broken).
+void check_tally(const Tally &tally, const std::string &what) {
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
+        const int ran = tally.ran.count(algo) ? tally.ran.at(algo) : 0;
+        const int refused = tally.refused.count(algo) ? tally.refused.at(algo) : 0;
+        MESSAGE(what << ": " << algo_name(algo) << " ran " << ran << " cases, refused " << refused);
+        CHECK_MESSAGE(ran > 0, algo_name(algo) << " is available but served none of the " << what);
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("gemm") {
+
+TEST_CASE("every algorithm, dtype pair, order and op pair on random shapes") {
+    Rng rng = rng_for("gemm sweep");
+    Tally tally;
+    constexpr int kCasesPerCombination = 2;
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_dtype_t type_ab : kDtypes)
+            for (asyncgemm_dtype_t type_cd : kDtypes)
+                for (asyncgemm_order_t order : kOrders)
+                    for (asyncgemm_op_t op_a : kOps)
+                        for (asyncgemm_op_t op_b : kOps)
+                            for (int i = 0; i < kCasesPerCombination; ++i) {
+                                GemmCase c = random_gemm_case(rng, 300);
+                                c.algo = algo;
+                                c.type_ab = type_ab;
+                                c.type_cd = type_cd;
+                                c.order = order;
+                                c.op_a = op_a;
+                                c.op_b = op_b;
+                                check_gemm(c, rng, nullptr, &tally);  // the legacy stream
+                            }
+    check_tally(tally, "random shapes");
+}
+
+TEST_CASE("tails of every tile dimension") {
+    Rng rng = rng_for("gemm tails");
+    Stream stream;
+    Tally tally;
+    constexpr asyncgemm_dtype_t kPairs[][2] = {
+        {ASYNCGEMM_R_32F, ASYNCGEMM_R_32F}, {ASYNCGEMM_R_16F, ASYNCGEMM_R_32F}, {ASYNCGEMM_R_16BF, ASYNCGEMM_R_16BF}};
+    constexpr int kSizes = static_cast<int>(std::size(kTailSizes));
+    // Three rotations of the list pair every size with small and large partners in each of m, n, k.
+    constexpr int kRotations[][2] = {{4, 8}, {8, 4}, {1, 6}};
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (const auto &pair : kPairs)
+            for (int r = 0; r < 3; ++r)
+                for (int i = 0; i < kSizes; ++i) {
+                    GemmCase c;
+                    c.algo = algo;
+                    c.type_ab = pair[0];
+                    c.type_cd = pair[1];
+                    c.m = kTailSizes[i];
+                    c.n = kTailSizes[(i + kRotations[r][0]) % kSizes];
+                    c.k = kTailSizes[(i + kRotations[r][1]) % kSizes];
+                    c.order = kOrders[i % 2];
+                    c.op_a = kOps[(i / 2) % 2];
+                    c.op_b = kOps[(i / 4 + r) % 2];
+                    c.c_source = CSource::Buffer;
+                    c.alpha = 1.5f;
+                    c.beta = -0.5f;
+                    check_gemm(c, rng, stream.get(), &tally);
+                }
+    check_tally(tally, "tail shapes");
+}
+
+TEST_CASE("k = 0 gives D = beta * C, or zeros without C") {
+    Rng rng = rng_for("gemm k=0");
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_dtype_t type_cd : kDtypes)
+            for (CSource source : {CSource::Buffer, CSource::SameAsD, CSource::Null}) {
+                GemmCase c;
+                c.algo = algo;
+                c.type_ab = ASYNCGEMM_R_16F;
+                c.type_cd = type_cd;
+                c.m = 33;
+                c.n = 17;
+                c.k = 0;
+                c.ldc_pad = 3;
+                c.c_source = source;
+                c.beta = source == CSource::Null ? 0.0f : -0.75f;
+                check_gemm(c, rng, nullptr);
+            }
+}
+
+TEST_CASE("alpha = 0 gives D = beta * C") {
+    Rng rng = rng_for("gemm alpha=0");
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
+        GemmCase c;
+        c.algo = algo;
+        c.m = 65;
+        c.n = 31;
+        c.k = 129;
+        c.alpha = 0.0f;
+        c.beta = 2.0f;
+        c.c_source = CSource::Buffer;
+        check_gemm(c, rng, nullptr);
+    }
+}
+
+TEST_CASE("m = 0 or n = 0 succeeds and leaves D untouched") {
+    Rng rng = rng_for("gemm empty");
+    constexpr int64_t kShapes[][3] = {{0, 17, 33}, {17, 0, 33}, {0, 0, 0}, {0, 5, 0}};
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (const auto &shape : kShapes)
+            for (int64_t batches : {1, 3}) {
+                GemmCase c;
+                c.algo = algo;
+                c.m = shape[0];
+                c.n = shape[1];
+                c.k = shape[2];
+                c.batch_count = batches;
+                c.batched_api = batches > 1;
+                c.c_source = CSource::Buffer;
+                c.beta = 1.0f;
+                check_gemm(c, rng, nullptr);  // verify() requires every element of D to keep its poison
+            }
+}
+
+TEST_CASE("beta = 0 lets no NaN from D or C into the result") {
+    Rng rng = rng_for("gemm beta=0");
+    // D always starts as NaN; with CSource::NanBuffer C is NaN too, and must not be read.
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_dtype_t type_ab : kDtypes)
+            for (CSource source : {CSource::Null, CSource::NanBuffer}) {
+                GemmCase c;
+                c.algo = algo;
+                c.type_ab = type_ab;
+                c.type_cd = type_ab;
+                c.m = 129;
+                c.n = 65;
+                c.k = 63;
+                c.c_source = source;
+                c.beta = 0.0f;
+                check_gemm(c, rng, nullptr);
+            }
+}
+
+TEST_CASE("C == D in place") {
+    Rng rng = rng_for("gemm in place");
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_dtype_t type_cd : kDtypes)
+            for (asyncgemm_order_t order : kOrders) {
+                GemmCase c = random_gemm_case(rng, 200);
+                c.algo = algo;
+                c.type_ab = ASYNCGEMM_R_16BF;
+                c.type_cd = type_cd;
+                c.order = order;
+                c.c_source = CSource::SameAsD;
+                c.beta = 1.0f;
+                c.broadcast_c = false;
+                check_gemm(c, rng, nullptr);
+            }
+}
+
+TEST_CASE("unaligned base pointers and odd leading dimensions everywhere") {
+    Rng rng = rng_for("gemm unaligned");
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_dtype_t type_ab : kDtypes)
+            for (asyncgemm_op_t op_a : kOps) {
+                GemmCase c;
+                c.algo = algo;
+                c.type_ab = type_ab;
+                c.type_cd = type_ab;
+                c.order = op_a == ASYNCGEMM_OP_N ? ASYNCGEMM_ORDER_ROW : ASYNCGEMM_ORDER_COL;
+                c.op_a = op_a;
+                c.op_b = op_a == ASYNCGEMM_OP_N ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+                c.m = 127;
+                c.n = 129;
+                c.k = 65;
+                c.lda_pad = 1;
+                c.ldb_pad = 3;
+                c.ldc_pad = 5;
+                c.ldd_pad = 7;
+                c.offset_a = c.offset_b = c.offset_c = c.offset_d = true;
+                c.c_source = CSource::Buffer;
+                c.beta = 0.5f;
+                check_gemm(c, rng, nullptr);
+            }
+}
+
+TEST_CASE("strided batches with stride-0 broadcast of A, B or C") {
+    Rng rng = rng_for("gemm batches");
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (int broadcast = 0; broadcast < 8; ++broadcast) {  // every subset of {A, B, C}
+            GemmCase c;
+            c.algo = algo;
+            c.type_ab = broadcast % 2 ? ASYNCGEMM_R_16F : ASYNCGEMM_R_32F;
+            c.type_cd = ASYNCGEMM_R_32F;
+            c.order = broadcast % 3 ? ASYNCGEMM_ORDER_ROW : ASYNCGEMM_ORDER_COL;
+            c.op_a = broadcast % 4 < 2 ? ASYNCGEMM_OP_N : ASYNCGEMM_OP_T;
+            c.m = 31 + broadcast;
+            c.n = 47;
+            c.k = 19;
+            c.batch_count = 5;
+            c.batched_api = true;
+            c.batch_gap = broadcast % 2 ? 0 : 11;
+            c.broadcast_a = broadcast & 1;
+            c.broadcast_b = broadcast & 2;
+            c.broadcast_c = broadcast & 4;
+            c.c_source = CSource::Buffer;
+            c.beta = -1.0f;
+            check_gemm(c, rng, nullptr);
+        }
+}
+
+TEST_CASE("more batches than a launch grid's z dimension holds") {
+    Rng rng = rng_for("gemm many batches");
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
+        GemmCase c;
+        c.algo = algo;
+        c.m = 3;
+        c.n = 2;
+        c.k = 5;
+        c.batch_count = 65535 + 4;
+        c.batched_api = true;
+        c.c_source = CSource::Buffer;
+        c.beta = 1.0f;
+        check_gemm(c, rng, nullptr);
+    }
+}
+
+TEST_CASE("bigger problems and a long k") {
+    Rng rng = rng_for("gemm big");
+    Stream stream;
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
+        GemmCase big;
+        big.algo = algo;
+        big.m = 515;
+        big.n = 777;
+        big.k = 1031;
+        big.c_source = CSource::Buffer;
+        big.beta = 1.0f;
+        check_gemm(big, rng, stream.get());
+
+        big.type_ab = ASYNCGEMM_R_16F;
+        big.order = ASYNCGEMM_ORDER_COL;
+        big.op_a = ASYNCGEMM_OP_T;
+        check_gemm(big, rng, stream.get());
+
+        GemmCase long_k;
+        long_k.algo = algo;
+        long_k.type_ab = ASYNCGEMM_R_16BF;
+        long_k.op_b = ASYNCGEMM_OP_T;
+        long_k.m = 65;
+        long_k.n = 63;
+        long_k.k = 4096;
+        check_gemm(long_k, rng, stream.get());
+    }
+}
+
+TEST_CASE("TF32 math mode: within TF32 accuracy, and exact fp32 again after DEFAULT") {
+    asyncgemm_handle_t handle = nullptr;
+    REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);
+    Rng rng = rng_for("gemm tf32");
+    for (asyncgemm_math_t math : {ASYNCGEMM_MATH_TF32, ASYNCGEMM_MATH_DEFAULT}) {
+        REQUIRE(asyncgemm_set_math_mode(handle, math) == ASYNCGEMM_STATUS_SUCCESS);
+        for (asyncgemm_algo_t algo : available_gemm_algos(handle))
+            for (asyncgemm_order_t order : kOrders) {
+                GemmCase c = random_gemm_case(rng, 300);
+                c.algo = algo;
+                c.order = order;
+                check_gemm(c, rng, nullptr, nullptr, handle, math);
+            }
+    }
+    CHECK(asyncgemm_destroy(handle) == ASYNCGEMM_STATUS_SUCCESS);
+}
+
+}  // TEST_SUITE("gemm")

@@ -1,0 +1,229 @@
+// Invalid GEMM arguments on the GPU path: a real handle and real buffers, one bad argument at a
+// time.  Each call must return its status, leave a one-line message naming the argument, and leave D
+// byte-identical.  The same valid call succeeds first, so the refusal is the bad argument's doing.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "device_buffer.h"
+#include "elements.h"
+#include "matrix_layout.h"
+#include "test_env.h"
+
+using namespace agtest;
+
+namespace {
+
+// The arguments of asyncgemm_gemm_strided_batched; asyncgemm_gemm takes the same minus strides and count.
+struct GemmArgs {
+    asyncgemm_handle_t handle;
+    asyncgemm_order_t order;
+    asyncgemm_op_t op_a, op_b;
+    int64_t m, n, k;
+    float alpha;
+    const void *a;
+    asyncgemm_dtype_t type_a;
+    int64_t lda, stride_a;
+    const void *b;
+    asyncgemm_dtype_t type_b;
+    int64_t ldb, stride_b;
+    float beta;
+    const void *c;
+    asyncgemm_dtype_t type_c;
+    int64_t ldc, stride_c;
+    void *d;
+    asyncgemm_dtype_t type_d;
+    int64_t ldd, stride_d;
+    int64_t batch_count;
+    asyncgemm_algo_t algo;
+};
+
+asyncgemm_status_t call(const GemmArgs &x, bool batched) {
+    if (!batched)
+        return asyncgemm_gemm(x.handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_a, x.lda, x.b,
+                              x.type_b, x.ldb, x.beta, x.c, x.type_c, x.ldc, x.d, x.type_d, x.ldd, x.algo, nullptr);
+    return asyncgemm_gemm_strided_batched(x.handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_a,
+                                          x.lda, x.stride_a, x.b, x.type_b, x.ldb, x.stride_b, x.beta, x.c, x.type_c,
+                                          x.ldc, x.stride_c, x.d, x.type_d, x.ldd, x.stride_d, x.batch_count, x.algo,
+                                          nullptr);
+}
+
+// Four buffers much larger than any call here touches: A, B and C zeros, D poisoned.
+class Buffers {
+public:
+    static constexpr size_t kBytes = 16384;
+    Buffers() : a(kBytes), b(kBytes), c(kBytes), d(kBytes), d_host(ASYNCGEMM_R_32F, kBytes / 4) {
+        for (const DeviceBuffer *input : {&a, &b, &c}) cuda_check(cudaMemset(input->get(), 0, kBytes), "cudaMemset");
+        poison_d();
+    }
+
+    // Puts the poison back after a call that was meant to write D.
+    void poison_d() { d.upload(d_host.data(), nullptr); }
+    std::string d_untouched() const {
+        HostArray now(ASYNCGEMM_R_32F, d_host.count());
+        d.download(now.data(), nullptr);
+        for (size_t e = 0; e < now.count(); ++e)
+            if (now.bits(e) != d_host.bits(e)) return "D changed at byte " + std::to_string(4 * e);
+        return "";
+    }
+
+    DeviceBuffer a, b, c, d;
+    HostArray d_host;
+};
+
+// A valid two-batch f32 call, m = 5, n = 6, k = 7 (all different, so a check on the wrong dimension
+// shows), minimal leading dimensions for the order and ops, tight batch strides.
+GemmArgs valid_args(const Buffers &buffers, asyncgemm_order_t order, asyncgemm_op_t op_a, asyncgemm_op_t op_b) {
+    const int64_t m = 5, n = 6, k = 7;
+    const MatrixLayout a = MatrixLayout::of_op(m, k, op_a, order, 0);
+    const MatrixLayout b = MatrixLayout::of_op(k, n, op_b, order, 0);
+    const MatrixLayout cd = MatrixLayout::padded(m, n, order, 0);
+    return GemmArgs{test_env().handle, order, op_a, op_b, m, n, k, 1.0f,
+                    buffers.a.get(), ASYNCGEMM_R_32F, a.ld, a.span(),
+                    buffers.b.get(), ASYNCGEMM_R_32F, b.ld, b.span(),
+                    1.0f, buffers.c.get(), ASYNCGEMM_R_32F, cd.ld, cd.span(),
+                    buffers.d.get(), ASYNCGEMM_R_32F, cd.ld, cd.span(),
+                    2, ASYNCGEMM_ALGO_AUTO};
+}
+
+struct BadArgument {
+    std::string what;
+    std::function<void(GemmArgs &)> spoil;
+    asyncgemm_status_t expected;
+    std::vector<std::string> names;  // the message names one of these
+    bool batched_only = false;
+};
+
+const void *plus_one_byte(const void *p) { return static_cast<const unsigned char *>(p) + 1; }
+void *plus_one_byte(void *p) { return static_cast<unsigned char *>(p) + 1; }
+
+// Refusals that do not depend on order and ops.
+std::vector<BadArgument> general_bad_arguments(const Buffers &buffers) {
+    const auto invalid = ASYNCGEMM_STATUS_INVALID_VALUE;
+    const auto misaligned = ASYNCGEMM_STATUS_MISALIGNED;
+    std::vector<BadArgument> bad = {
+        {"NULL handle", [](GemmArgs &x) { x.handle = nullptr; }, invalid, {"handle"}},
+        {"a = NULL", [](GemmArgs &x) { x.a = nullptr; }, invalid, {"a"}},
+        {"b = NULL", [](GemmArgs &x) { x.b = nullptr; }, invalid, {"b"}},
+        {"c = NULL with beta != 0", [](GemmArgs &x) { x.c = nullptr; }, invalid, {"c", "beta"}},
+        {"d = NULL", [](GemmArgs &x) { x.d = nullptr; }, invalid, {"d"}},
+        {"m < 0", [](GemmArgs &x) { x.m = -1; }, invalid, {"m"}},
+        {"n < 0", [](GemmArgs &x) { x.n = -1; }, invalid, {"n"}},
+        {"k < 0", [](GemmArgs &x) { x.k = -2; }, invalid, {"k"}},
+        {"unknown order", [](GemmArgs &x) { x.order = static_cast<asyncgemm_order_t>(7); }, invalid, {"order"}},
+        {"unknown op_a", [](GemmArgs &x) { x.op_a = static_cast<asyncgemm_op_t>(7); }, invalid, {"op_a"}},
+        {"unknown op_b", [](GemmArgs &x) { x.op_b = static_cast<asyncgemm_op_t>(7); }, invalid, {"op_b"}},
+        {"unknown type_a and type_b",
+         [](GemmArgs &x) { x.type_a = x.type_b = static_cast<asyncgemm_dtype_t>(7); }, invalid, {"type_a", "type_b"}},
+        {"unknown type_c and type_d",
+         [](GemmArgs &x) { x.type_c = x.type_d = static_cast<asyncgemm_dtype_t>(7); }, invalid, {"type_c", "type_d"}},
+        {"unknown algo", [](GemmArgs &x) { x.algo = static_cast<asyncgemm_algo_t>(99); }, invalid, {"algo"}},
+        {"type_a != type_b", [](GemmArgs &x) { x.type_b = ASYNCGEMM_R_16F; }, invalid, {"type_a", "type_b"}},
+        {"type_c != type_d", [](GemmArgs &x) { x.type_c = ASYNCGEMM_R_16BF; }, invalid, {"type_c", "type_d"}},
+        {"c == d with ldc != ldd",
+         [&buffers](GemmArgs &x) {
+             x.c = buffers.d.get();
+             x.ldc = x.ldd + 1;
+         },
+         invalid, {"c", "d", "ldc", "ldd"}},
+        {"a misaligned to its element", [](GemmArgs &x) { x.a = plus_one_byte(x.a); }, misaligned, {"a"}},
+        {"b misaligned to its element", [](GemmArgs &x) { x.b = plus_one_byte(x.b); }, misaligned, {"b"}},
+        {"c misaligned to its element", [](GemmArgs &x) { x.c = plus_one_byte(x.c); }, misaligned, {"c"}},
+        {"d misaligned to its element",
+         [](GemmArgs &x) { x.d = plus_one_byte(x.d); }, misaligned, {"d"}},
+        {"f16 a misaligned to its element",
+         [](GemmArgs &x) {
+             x.type_a = x.type_b = ASYNCGEMM_R_16F;
+             x.a = plus_one_byte(x.a);
+         },
+         misaligned, {"a"}},
+        {"batch_count < 0", [](GemmArgs &x) { x.batch_count = -1; }, invalid, {"batch_count"}, true},
+        {"stride_a < 0", [](GemmArgs &x) { x.stride_a = -1; }, invalid, {"stride_a"}, true},
+        {"stride_d = 0: all batches write one D", [](GemmArgs &x) { x.stride_d = 0; }, invalid, {"stride_d"}, true},
+        {"stride_d = 1: batches of D overlap", [](GemmArgs &x) { x.stride_d = 1; }, invalid, {"stride_d"}, true},
+    };
+    for (asyncgemm_algo_t algo : unavailable_gemm_algos(test_env().handle))
+        bad.push_back({"unavailable algorithm " + algo_name(algo), [algo](GemmArgs &x) { x.algo = algo; },
+                       ASYNCGEMM_STATUS_NOT_SUPPORTED, {}});
+    return bad;
+}
+
+// Leading dimensions one short of the minimum, which depends on the order and the operand's op.
+std::vector<BadArgument> short_leading_dimensions() {
+    return {
+        {"lda too small", [](GemmArgs &x) { --x.lda; }, ASYNCGEMM_STATUS_INVALID_VALUE, {"lda"}},
+        {"ldb too small", [](GemmArgs &x) { --x.ldb; }, ASYNCGEMM_STATUS_INVALID_VALUE, {"ldb"}},
+        {"ldc too small", [](GemmArgs &x) { --x.ldc; }, ASYNCGEMM_STATUS_INVALID_VALUE, {"ldc"}},
+        {"ldd too small", [](GemmArgs &x) { --x.ldd; }, ASYNCGEMM_STATUS_INVALID_VALUE, {"ldd"}},
+    };
+}
+
+void check_refused(Buffers &buffers, const GemmArgs &valid, const BadArgument &bad) {
+    for (bool batched : {false, true}) {
+        if (bad.batched_only && !batched) continue;
+        GemmArgs args = valid;
+        bad.spoil(args);
+        INFO(bad.what << std::string(batched ? " (strided batched)" : " (gemm)") << ", " << order_name(valid.order)
+                      << " op=" << op_name(valid.op_a) << op_name(valid.op_b));
+        const asyncgemm_status_t status = call(args, batched);
+        CHECK(std::string(asyncgemm_status_string(status)) == std::string(asyncgemm_status_string(bad.expected)));
+        if (status != ASYNCGEMM_STATUS_SUCCESS) CHECK(check_last_error(bad.names) == "");
+        CHECK(buffers.d_untouched() == "");
+        if (status == ASYNCGEMM_STATUS_SUCCESS) buffers.poison_d();
+    }
+}
+
+// The valid call must work before its spoiled copies are tried.
+void require_valid(Buffers &buffers, const GemmArgs &valid) {
+    INFO("the valid call, " << order_name(valid.order) << " op=" << op_name(valid.op_a) << op_name(valid.op_b));
+    for (bool batched : {false, true}) {
+        const asyncgemm_status_t status = call(valid, batched);
+        REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS,
+                        std::string(asyncgemm_status_string(status)) << ": " << std::string(asyncgemm_last_error()));
+    }
+    cuda_check(cudaDeviceSynchronize(), "the valid call");
+    buffers.poison_d();
+}
+
+}  // namespace
+
+TEST_SUITE("gemm_errors") {
+
+TEST_CASE("each invalid argument is refused by name and leaves D untouched") {
+    Buffers buffers;
+    const GemmArgs valid = valid_args(buffers, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N);
+    require_valid(buffers, valid);
+    for (const BadArgument &bad : general_bad_arguments(buffers)) check_refused(buffers, valid, bad);
+}
+
+TEST_CASE("leading dimensions one short of the minimum, for every order and op") {
+    Buffers buffers;
+    for (asyncgemm_order_t order : {ASYNCGEMM_ORDER_ROW, ASYNCGEMM_ORDER_COL})
+        for (asyncgemm_op_t op_a : {ASYNCGEMM_OP_N, ASYNCGEMM_OP_T})
+            for (asyncgemm_op_t op_b : {ASYNCGEMM_OP_N, ASYNCGEMM_OP_T}) {
+                const GemmArgs valid = valid_args(buffers, order, op_a, op_b);
+                require_valid(buffers, valid);
+                for (const BadArgument &bad : short_leading_dimensions()) check_refused(buffers, valid, bad);
+            }
+}
+
+TEST_CASE("bad math modes and availability queries") {
+    asyncgemm_handle_t handle = test_env().handle;
+    CHECK(asyncgemm_set_math_mode(handle, static_cast<asyncgemm_math_t>(7)) == ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"mode"}) == "");
+    CHECK(asyncgemm_set_math_mode(nullptr, ASYNCGEMM_MATH_DEFAULT) == ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"handle"}) == "");
+    CHECK(asyncgemm_algo_available(handle, ASYNCGEMM_ALGO_SIMT, nullptr) == ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"available"}) == "");
+    int available = -1;
+    CHECK(asyncgemm_algo_available(handle, static_cast<asyncgemm_algo_t>(99), &available) ==
+          ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"algo"}) == "");
+    CHECK(available == -1);
+    CHECK(asyncgemm_algo_available(handle, ASYNCGEMM_ALGO_AUTO, &available) == ASYNCGEMM_STATUS_SUCCESS);
+    CHECK(available == 1);
+}
+
+}  // TEST_SUITE("gemm_errors")

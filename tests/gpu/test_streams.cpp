@@ -1,0 +1,220 @@
+// Streams, threads, graphs and contexts: one handle used by two threads on their own streams at once;
+// a GEMM and a copy captured into a CUDA graph and replayed on new inputs; and a stream of another
+// context, which the handle must refuse.
+#include <doctest/doctest.h>
+
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
+#include "copy_problem.h"
+#include "device_buffer.h"
+#include "gemm_problem.h"
+#include "matrix_layout.h"
+#include "test_env.h"
+
+using namespace agtest;
+
+namespace {
+
+// One thread's share of the concurrency test: GEMMs over every available algorithm and copies, random
+// shapes and types, each checked.  Returns the failures rather than asserting, so that doctest's
+// reporting stays on the main thread.
+std::vector<std::string> mixed_work(int thread, int calls) {
+    std::vector<std::string> failures;
+    try {
+        Stream stream;
+        Rng rng = rng_for(("threads " + std::to_string(thread)).c_str());
+        const std::vector<asyncgemm_algo_t> algos = available_gemm_algos(test_env().handle);
+        for (int i = 0; i < calls; ++i) {
+            bool refused = false;
+            std::string failure;
+            if (i % 3 == 2) {
+                CopyCase c = random_copy_case(rng, 256);
+                c.dtype = pick(rng, kDtypes);
+                c.order = pick(rng, kOrders);
+                c.op = pick(rng, kOps);
+                c.alpha = chance(rng, 0.5) ? 1.0f : 0.5f;
+                failure = run_copy(test_env().handle, c, rng, stream.get(), &refused);
+            } else {
+                GemmCase c = random_gemm_case(rng, 160);
+                c.algo = algos[static_cast<size_t>(i) % algos.size()];
+                c.type_ab = pick(rng, kDtypes);
+                c.type_cd = pick(rng, kDtypes);
+                c.order = pick(rng, kOrders);
+                c.op_a = pick(rng, kOps);
+                c.op_b = pick(rng, kOps);
+                failure = run_gemm(test_env().handle, c, rng, stream.get(), ASYNCGEMM_MATH_DEFAULT, &refused);
+            }
+            if (!failure.empty()) failures.push_back("thread " + std::to_string(thread) + ": " + failure);
+        }
+    } catch (const std::exception &error) {
+        failures.push_back("thread " + std::to_string(thread) + ": " + error.what());
+    }
+    return failures;
+}
+
+// The driver entry points this file needs, through the runtime: the tests never link libcuda.
+template <class Function>
+Function driver_entry_point(const char *symbol, unsigned int version) {
+    void *function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    const cudaError_t result =
+        cudaGetDriverEntryPointByVersion(symbol, &function, version, cudaEnableDefault, &found);
+    return result == cudaSuccess && found == cudaDriverEntryPointSuccess ? reinterpret_cast<Function>(function)
+                                                                         : nullptr;
+}
+
+// A second context on device 0 (not its primary context) with a stream of its own.  The context
+// current on this thread before is current again afterwards.
+class ForeignContext {
+public:
+    ForeignContext() {
+        cuCtxCreate_ = driver_entry_point<PFN_cuCtxCreate_v12050>("cuCtxCreate", 12050);
+        cuCtxPopCurrent_ = driver_entry_point<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent", 4000);
+        cuCtxDestroy_ = driver_entry_point<PFN_cuCtxDestroy_v4000>("cuCtxDestroy", 4000);
+        cuStreamCreate_ = driver_entry_point<PFN_cuStreamCreate_v2000>("cuStreamCreate", 2000);
+        cuStreamSynchronize_ = driver_entry_point<PFN_cuStreamSynchronize_v2000>("cuStreamSynchronize", 2000);
+        const auto cuDeviceGet = driver_entry_point<PFN_cuDeviceGet_v2000>("cuDeviceGet", 2000);
+        if (!cuCtxCreate_ || !cuCtxPopCurrent_ || !cuCtxDestroy_ || !cuStreamCreate_ || !cuStreamSynchronize_ ||
+            !cuDeviceGet) {
+            why_not_ = "a driver entry point is missing";
+            return;
+        }
+        CUdevice device = 0;
+        if (cuDeviceGet(&device, 0) != CUDA_SUCCESS || cuCtxCreate_(&context_, nullptr, 0, device) != CUDA_SUCCESS) {
+            why_not_ = "cuCtxCreate failed (exclusive compute mode or MPS?)";
+            context_ = nullptr;
+            return;
+        }
+        const bool streamed = cuStreamCreate_(&stream_, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS;
+        CUcontext popped = nullptr;
+        cuCtxPopCurrent_(&popped);
+        if (!streamed) why_not_ = "cuStreamCreate failed in the new context";
+    }
+    ~ForeignContext() {
+        if (context_) cuCtxDestroy_(context_);  // destroys its stream too
+    }
+    ForeignContext(const ForeignContext &) = delete;
+    ForeignContext &operator=(const ForeignContext &) = delete;
+
+    // "" once the context and its stream exist, else why not.
+    const std::string &why_not() const { return why_not_; }
+    cudaStream_t stream() const { return stream_; }  // CUstream and cudaStream_t are one type
+    void synchronize() const { cuStreamSynchronize_(stream_); }
+
+private:
+    PFN_cuCtxCreate_v12050 cuCtxCreate_ = nullptr;
+    PFN_cuCtxPopCurrent_v4000 cuCtxPopCurrent_ = nullptr;
+    PFN_cuCtxDestroy_v4000 cuCtxDestroy_ = nullptr;
+    PFN_cuStreamCreate_v2000 cuStreamCreate_ = nullptr;
+    PFN_cuStreamSynchronize_v2000 cuStreamSynchronize_ = nullptr;
+    CUcontext context_ = nullptr;
+    CUstream stream_ = nullptr;
+    std::string why_not_;
+};
+
+// An instantiated graph, destroyed with its owner.
+struct GraphExec {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    ~GraphExec() {
+        if (exec) cudaGraphExecDestroy(exec);
+        if (graph) cudaGraphDestroy(graph);
+    }
+};
+
+}  // namespace
+
+TEST_SUITE("streams") {
+
+TEST_CASE("two threads on their own streams share one handle") {
+    constexpr int kCallsPerThread = 30;
+    std::vector<std::string> failures[2];
+    std::thread first([&] { failures[0] = mixed_work(0, kCallsPerThread); });
+    std::thread second([&] { failures[1] = mixed_work(1, kCallsPerThread); });
+    first.join();
+    second.join();
+    for (const auto &thread_failures : failures)
+        for (const std::string &failure : thread_failures) CHECK(failure == "");
+}
+
+TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
+    Rng rng = rng_for("graph");
+    Stream stream;
+    GemmCase gemm_case;
+    gemm_case.type_ab = ASYNCGEMM_R_16F;
+    gemm_case.op_b = ASYNCGEMM_OP_T;
+    gemm_case.m = 129;
+    gemm_case.n = 65;
+    gemm_case.k = 77;
+    gemm_case.batch_count = 2;
+    gemm_case.batched_api = true;
+    gemm_case.c_source = CSource::Buffer;
+    gemm_case.beta = 0.5f;
+    CopyCase copy_case;
+    copy_case.op = ASYNCGEMM_OP_T;
+    copy_case.rows = 100;
+    copy_case.cols = 77;
+    copy_case.alpha = 0.5f;
+    GemmProblem gemm(gemm_case);
+    CopyProblem copy(copy_case);
+    gemm.fill(rng, stream.get());
+    copy.fill(rng, stream.get());
+
+    // Global mode: any call the library made that may not be captured (an allocation, a
+    // synchronisation, a module load) would invalidate the capture.
+    GraphExec graph;
+    REQUIRE(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal) == cudaSuccess);
+    const asyncgemm_status_t gemm_status = gemm.launch(test_env().handle, stream.get());
+    const std::string gemm_message = asyncgemm_last_error();
+    const asyncgemm_status_t copy_status = copy.launch(test_env().handle, stream.get());
+    const std::string copy_message = asyncgemm_last_error();
+    const cudaError_t captured = cudaStreamEndCapture(stream.get(), &graph.graph);
+    REQUIRE_MESSAGE(gemm_status == ASYNCGEMM_STATUS_SUCCESS, gemm_message);
+    REQUIRE_MESSAGE(copy_status == ASYNCGEMM_STATUS_SUCCESS, copy_message);
+    REQUIRE_MESSAGE(captured == cudaSuccess, std::string(cudaGetErrorName(captured)));
+    REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
+
+    for (int replay = 0; replay < 3; ++replay) {
+        INFO("replay " << replay);
+        gemm.fill(rng, stream.get());
+        copy.fill(rng, stream.get());
+        REQUIRE(cudaGraphLaunch(graph.exec, stream.get()) == cudaSuccess);
+        CHECK(gemm.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
+        CHECK(copy.verify(stream.get()) == "");
+    }
+}
+
+TEST_CASE("a stream of another context is refused and leaves D untouched") {
+    ForeignContext foreign;
+    if (!foreign.why_not().empty()) {
+        MESSAGE("skipped: no second context: " << foreign.why_not());
+        return;
+    }
+    Rng rng = rng_for("foreign stream");
+    GemmCase gemm_case;
+    gemm_case.m = gemm_case.n = gemm_case.k = 33;
+    GemmProblem gemm(gemm_case);
+    gemm.fill(rng, nullptr);
+    CHECK(gemm.launch(test_env().handle, foreign.stream()) == ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"stream"}) == "");
+
+    CopyCase copy_case;
+    copy_case.rows = copy_case.cols = 40;
+    CopyProblem copy(copy_case);
+    copy.fill(rng, nullptr);
+    CHECK(copy.launch(test_env().handle, foreign.stream()) == ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"stream"}) == "");
+
+    foreign.synchronize();  // had anything been launched there, it would have finished now
+    CHECK(gemm.verify_untouched(nullptr) == "");
+    CHECK(copy.verify_untouched(nullptr) == "");
+}
+
+}  // TEST_SUITE("streams")

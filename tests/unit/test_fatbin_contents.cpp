@@ -1,0 +1,44 @@
+// The embedded fatbins carry SASS for every architecture the build was asked for, plus the PTX
+// fallback, so no supported GPU compiles PTX at load.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "runtime/fatbin_contents.h"
+
+using namespace asyncgemm;
+
+namespace {
+
+// ASYNCGEMM_TEST_ARCHS / ASYNCGEMM_TEST_PTX come from the build: the architectures it compiled.
+std::set<uint32_t> expected_sass() {
+    std::set<uint32_t> archs;
+    std::istringstream list(ASYNCGEMM_TEST_ARCHS);
+    for (std::string arch; std::getline(list, arch, ';');) archs.insert(static_cast<uint32_t>(std::stoul(arch)));
+    return archs;
+}
+
+}  // namespace
+
+TEST_CASE("portable families hold SASS for each built architecture and compute_80 PTX") {
+    for (Family family : {Family::Copy, Family::Simt}) {
+        CAPTURE(family_name(family));
+        std::set<uint32_t> sass, ptx;
+        for (const FatbinEntry &e : fatbin_entries(embedded_fatbin(family)))
+            (e.kind == FatbinEntry::Sass ? sass : ptx).insert(e.arch);
+        CHECK(sass == expected_sass());
+        if (ASYNCGEMM_TEST_PTX) {
+            CHECK(ptx == std::set<uint32_t>{80});
+        } else {
+            CHECK(ptx.empty());
+        }
+    }
+}
+
+TEST_CASE("a fatbin that is not one is refused") {
+    const unsigned char junk[32] = {1, 2, 3};
+    CHECK_THROWS(fatbin_entries({junk, sizeof junk}));
+    CHECK_THROWS(fatbin_entries({junk, 4}));
+}
