@@ -102,33 +102,13 @@ std::optional<Error> tma_refusal(const CopyParams &p, int vector_bytes) {
     return std::nullopt;
 }
 
-// AUTO: cp.async and TMA move at least 4 bytes, so 2-byte alignment leaves SYNC.  Otherwise the
-// pipelined ring, or TMA where the device and the problem allow it.
+// AUTO: cp.async and TMA move at least 4 bytes, so 2-byte alignment leaves SYNC.  Otherwise TMA where
+// the device and the problem allow it (on an H100 the fastest for both ops), else the cp.async ring.
 asyncgemm_copy_algo_t auto_algo(const CopyParams &p, asyncgemm_smem_layout_t layout, int vector_bytes,
                                 int cc_major) {
     if (vector_bytes < 4) return ASYNCGEMM_COPY_SYNC;
     if (cc_major >= 9 && layout != ASYNCGEMM_SMEM_PADDED && !tma_refusal(p, vector_bytes)) return ASYNCGEMM_COPY_TMA;
     return ASYNCGEMM_COPY_PIPELINED;
-}
-
-// Blocks of `smem` dynamic shared memory an SM holds at once: the opt-in limit plus the 1 KiB the
-// system reserves per block is the SM's whole shared memory on every supported architecture.
-uint32_t resident_blocks(uint32_t smem, const DeviceInfo &device) {
-    constexpr uint32_t kReservedPerBlock = 1024;
-    const uint32_t per_sm = static_cast<uint32_t>(device.max_smem_per_block_optin) + kReservedPerBlock;
-    return std::max<uint32_t>(1, per_sm / (smem + kReservedPerBlock));
-}
-
-TensorMapShape tile_map(int64_t row_elems, int64_t rows, int64_t ld, size_t elem_bytes,
-                        asyncgemm_smem_layout_t layout) {
-    TensorMapShape m{};
-    m.dims[0] = static_cast<cuuint64_t>(row_elems);
-    m.dims[1] = static_cast<cuuint64_t>(rows);
-    m.strides[0] = static_cast<cuuint64_t>(ld) * elem_bytes;
-    m.box[0] = static_cast<cuuint32_t>(copy::kTileRowBytes / elem_bytes);
-    m.box[1] = copy::kTileRows;
-    m.swizzle = layout == ASYNCGEMM_SMEM_SWIZZLED ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE;
-    return m;
 }
 
 CUtensorMapDataType tma_data_type(int32_t dtype) {
@@ -185,11 +165,13 @@ void validate(const CopyArgs &args) {
     if (src_begin < dst_end && dst_begin < src_end)
         invalid("src and dst overlap: the copy would read memory it writes");
 
-    // Tile counts are 32-bit in CopyParams; a matrix this long would need more.
+    // Kernels index their tiles and blocks with the 32-bit counts of CopyParams and the grid; that is
+    // 32 TiB of f32, more than any device holds.
     const CopyProblem problem = canonicalize(args);
     const copy::TileExtent tile = copy::dst_tile_extent(int(elem_bytes), problem.transpose);
-    if (problem.params.rows / tile.rows >= INT32_MAX || problem.params.cols / tile.cols >= INT32_MAX)
-        invalid("rows and cols: the matrix has more than 2^31 tiles along one side");
+    const int64_t tiles_rows = (problem.params.rows + tile.rows - 1) / tile.rows;
+    const int64_t tiles_cols = (problem.params.cols + tile.cols - 1) / tile.cols;
+    if (tiles_rows > INT32_MAX / tiles_cols) invalid("rows and cols: the copy has more than 2^31 - 1 tiles");
 }
 
 CopyProblem canonicalize(const CopyArgs &args) {
@@ -260,27 +242,28 @@ CopyProblem with_choice(CopyProblem problem, const CopyChoice &choice) {
 
 TensorMapShape tma_src_map(const CopyProblem &problem) {
     const CopyParams &p = problem.params;
-    const auto layout = static_cast<asyncgemm_smem_layout_t>(p.layout);
-    if (problem.transpose) return tile_map(p.rows, p.cols, p.ld_src, dtype_size(p.dtype), layout);
-    return tile_map(p.cols, p.rows, p.ld_src, dtype_size(p.dtype), layout);
+    const size_t elem_bytes = dtype_size(p.dtype);
+    TensorMapShape m{};
+    m.dims[0] = static_cast<cuuint64_t>(problem.transpose ? p.rows : p.cols);
+    m.dims[1] = static_cast<cuuint64_t>(problem.transpose ? p.cols : p.rows);
+    m.strides[0] = static_cast<cuuint64_t>(p.ld_src) * elem_bytes;
+    m.box[0] = static_cast<cuuint32_t>(copy::kTileRowBytes / elem_bytes);
+    m.box[1] = copy::kTileRows;
+    m.swizzle = p.layout == ASYNCGEMM_SMEM_SWIZZLED ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE;
+    return m;
 }
 
-TensorMapShape tma_dst_map(const CopyProblem &problem) {
-    const CopyParams &p = problem.params;
-    return tile_map(p.cols, p.rows, p.ld_dst, dtype_size(p.dtype), static_cast<asyncgemm_smem_layout_t>(p.layout));
-}
-
-CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo, const DeviceInfo &device) {
+CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
     const CopyParams &p = problem.params;
     CopyLaunch launch;
     launch.kernel = kernel_index(algo, problem.transpose, dtype_size(p.dtype));
     launch.dynamic_smem = dynamic_smem(algo);
-    // SYNC and ASYNC take one tile per block, as the guide's baseline does; the ring kernels are
-    // persistent, one wave of resident blocks walking the tiles.
+    // SYNC and ASYNC take one tile per block, as the guide's baseline does; the ring kernels walk
+    // runs of kRingTilesPerBlock tiles, so that the hardware balances blocks across the SMs.
     const int64_t tiles = int64_t(p.tiles_rows) * p.tiles_cols;
     const bool ring = algo == ASYNCGEMM_COPY_PIPELINED || algo == ASYNCGEMM_COPY_TMA;
-    const int64_t most = ring ? int64_t(device.sm_count) * resident_blocks(launch.dynamic_smem, device) : INT32_MAX;
-    launch.grid = static_cast<uint32_t>(std::min(tiles, most));
+    const int64_t per_block = ring ? copy::kRingTilesPerBlock : 1;
+    launch.grid = static_cast<uint32_t>((tiles + per_block - 1) / per_block);
     return launch;
 }
 
@@ -292,7 +275,7 @@ void copy2d(const Handle &handle, const CopyArgs &args, void *stream) {
     const CopyProblem canonical = canonicalize(args);
     const CopyChoice choice = choose(args, canonical, device.cc_major);
     const CopyProblem problem = with_choice(canonical, choice);
-    const CopyLaunch launch = plan_launch(problem, choice.algo, device);
+    const CopyLaunch launch = plan_launch(problem, choice.algo);
     const size_t kernel = family_base(Family::Copy) + launch.kernel;
     const Dim3 grid{launch.grid, 1, 1}, block{copy::kThreads, 1, 1};
     if (choice.algo != ASYNCGEMM_COPY_TMA) {
@@ -302,7 +285,6 @@ void copy2d(const Handle &handle, const CopyArgs &args, void *stream) {
     CopyTmaParams tma{};
     tma.copy = problem.params;
     encode(tma.src_map, tma_src_map(problem), problem.params.src, problem.params.dtype);
-    if (!problem.transpose) encode(tma.dst_map, tma_dst_map(problem), problem.params.dst, problem.params.dtype);
     handle.launch(kernel, grid, block, launch.dynamic_smem, &tma, sizeof tma, stream);
 }
 

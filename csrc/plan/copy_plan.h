@@ -73,7 +73,7 @@ CopyChoice choose(const CopyArgs &args, const CopyProblem &problem, int cc_major
 // The problem's parameters completed for a choice: elements per vector, layout and tile counts.
 CopyProblem with_choice(CopyProblem problem, const CopyChoice &choice);
 
-// One tensor map of COPY_TMA, as cuTensorMapEncodeTiled takes it: a 2-D row-major matrix in boxes
+// COPY_TMA's tensor map of src, as cuTensorMapEncodeTiled takes it: a 2-D row-major matrix in boxes
 // of one tile (128 rows of 128 bytes).
 struct TensorMapShape {
     cuuint64_t dims[2];     // elements along a row, rows
@@ -82,10 +82,8 @@ struct TensorMapShape {
     CUtensorMapSwizzle swizzle;
 };
 
-// The map of src as stored (cols x rows for OP_T), and of dst (COPY_TMA stores with it for OP_N),
-// for a completed problem.
+// The map of src as stored (cols x rows for OP_T), for a completed problem.
 TensorMapShape tma_src_map(const CopyProblem &problem);
-TensorMapShape tma_dst_map(const CopyProblem &problem);
 
 // How a completed problem launches: kernel index within the copy family, grid, shared memory.
 struct CopyLaunch {
@@ -93,7 +91,7 @@ struct CopyLaunch {
     uint32_t grid = 0;
     uint32_t dynamic_smem = 0;
 };
-CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo, const DeviceInfo &device);
+CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo);
 
 // The whole call: validates, chooses and launches on `stream`.  Throws Error without launching
 // anything when the call cannot be served.

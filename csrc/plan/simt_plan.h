@@ -7,7 +7,7 @@
 namespace asyncgemm::plan {
 
 // Completes `params` (vectors, tiles, raster) and launches on `stream`.  Throws NOT_SUPPORTED when
-// the problem has more output tiles than one grid holds.
+// the problem is too large for one launch.
 void launch_simt(const Handle &handle, GemmParams params, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -1,8 +1,10 @@
 // cp.async (sm_80+): global -> shared copies that bypass registers, grouped and waited on per thread.
 //
-// cuda_pipeline.h offers these with compile-time sizes only; predicated tails need the source size
-// as a run-time value (bytes past it are zero-filled), so the copy itself is wrapped here.  Group
-// commit and wait come from cuda_pipeline.h.
+// cuda_pipeline.h offers these with compile-time sizes only; predicated tails need either the source
+// size as a run-time value (bytes past it are zero-filled) or the ignore-src predicate (all zeros,
+// the source not read at all, so it may point past the end of the matrix), so the copies are
+// wrapped here.  The predicate form is cheaper: a run-time source size costs address arithmetic on
+// every copy.  Group commit and wait come from cuda_pipeline.h.
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -28,6 +30,28 @@ __device__ __forceinline__ void cp_async_zfill(void *dst_smem, const void *src_g
         asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(smem_addr(dst_smem)),
                      "l"(src_global), "n"(Bytes), "r"(src_bytes)
                      : "memory");
+    }
+}
+
+// cp.async.{ca,cg}.shared.global [dst], [src], Bytes, ignore_src: Bytes from src, or Bytes of zeros
+// when `zero`.  dst is a shared-window address (smem_addr), so a caller copying many elements
+// converts its base once and offsets it by constants.  16-byte copies use .cg (L2 only); 4- and
+// 8-byte copies must use .ca.
+template <int Bytes>
+__device__ __forceinline__ void cp_async_or_zero(uint32_t dst_shared, const void *src_global, bool zero) {
+    static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+    if constexpr (Bytes == 16) {
+        asm volatile(
+            "{\n .reg .pred ignore;\n setp.ne.b32 ignore, %2, 0;\n"
+            " cp.async.cg.shared.global [%0], [%1], 16, ignore;\n}\n" ::"r"(dst_shared),
+            "l"(src_global), "r"(static_cast<uint32_t>(zero))
+            : "memory");
+    } else {
+        asm volatile(
+            "{\n .reg .pred ignore;\n setp.ne.b32 ignore, %3, 0;\n"
+            " cp.async.ca.shared.global [%0], [%1], %2, ignore;\n}\n" ::"r"(dst_shared),
+            "l"(src_global), "n"(Bytes), "r"(static_cast<uint32_t>(zero))
+            : "memory");
     }
 }
 

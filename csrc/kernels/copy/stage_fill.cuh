@@ -26,24 +26,30 @@ __device__ __forceinline__ void fill_stage_sync(const CopyParams &p, const TileR
     });
 }
 
-// ASYNC and PIPELINED: this thread's vectors of the tile as cp.async copies, not yet committed.  The
-// copy's source size handles the right edge; a vector wholly outside the matrix copies nothing from
-// src (its address is only a placeholder) and zero-fills.
+// ASYNC and PIPELINED: this thread's vectors of the tile as cp.async copies, not yet committed; rows
+// below src's edge are zeros.  A tile crossing src's right edge (one tile column of a matrix) goes
+// through registers instead, element by element at the edge: a cp.async of fewer source bytes than
+// it copies is reported by compute-sanitizer as reading past the end of src.
 template <int ElemBytes, int VecBytes>
 __device__ __forceinline__ void fill_stage_async(const CopyParams &p, const TileRect &src, char *stage,
                                                  SmemLayout layout) {
     static_assert(VecBytes >= 4, "cp.async copies 4, 8 or 16 bytes");
+    using V = Vec<ElemBytes, VecBytes>;
+    if (src.ragged) {
+        fill_stage_sync<ElemBytes, VecBytes>(p, src, stage, layout);
+        return;
+    }
     const RowSlice<VecBytes> slice(threadIdx.x);
     const Matrix<ElemBytes, const char> m = src_matrix<ElemBytes>(p);
     const char *column = m.origin(src) + slice.col_bytes;
-    const int inside_bytes =
-        elems_inside<VecBytes / ElemBytes>(src.cols, slice.col_bytes / ElemBytes) * ElemBytes;
 #pragma unroll kVecsInFlight
     for (int i = 0; i < slice.kCount; ++i) {
         const int row = slice.row(i);
-        const int bytes = row < src.rows ? inside_bytes : 0;
-        const void *from = bytes > 0 ? column + row * m.ld_bytes : p.src;
-        cp_async_zfill<VecBytes>(stage + layout.offset(row, slice.col_bytes), from, bytes);
+        char *slot = stage + layout.offset(row, slice.col_bytes);
+        if (row < src.rows)
+            cp_async_zfill<VecBytes>(slot, column + row * m.ld_bytes, VecBytes);
+        else
+            *reinterpret_cast<V *>(slot) = V{};
     }
 }
 

@@ -1,15 +1,17 @@
 // SIMT GEMM (ASYNCGEMM_ALGO_SIMT): D = alpha * A·B + beta * C with exact fp32 FMA, any majors, any
 // sizes and alignments, batched.
 //
-// A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 8: a ring of
-// `stages` shared buffers holds the slice being multiplied and the next stages - 1 ones in flight,
-// copied global -> shared by cp.async (tile_loader.cuh) into padded [k][x] tiles.  Each thread
-// multiplies 8 x 8 accumulators from LDS.128 fragments (thread_tile.cuh) and stores them through
-// the epilogue (epilogue.cuh).  Blocks visit tiles in grouped order (raster.h) and loop over the
-// batch along blockIdx.z.
+// A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 16 through a
+// ring of 3 shared stages: while one slice is multiplied the next two are in flight, copied global
+// -> shared by cp.async (tile_loader.cuh) into padded [k][x] fp32 tiles.  Each thread multiplies
+// 8 x 8 accumulators from LDS.128 fragments read one step ahead (thread_tile.cuh), and stores them
+// through the epilogue (epilogue.cuh).  Blocks visit tiles in grouped order (raster.h) and loop
+// over the batch along blockIdx.z.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/params.h"
@@ -38,6 +40,8 @@ __device__ __forceinline__ int thread_index() {
 // T: the element type of A and B (float, __half or __nv_bfloat16).
 template <typename T, bool AKMajor, bool BKMajor>
 __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
+    // tile_loader.cuh: fp32 tiles travel by cp.async, 16-bit ones are loaded and stored at once.
+    constexpr bool kAsyncCopies = std::is_same_v<T, float>;
     extern __shared__ __align__(16) float smem[];
     const auto a_tile = [&](int stage) { return smem + stage * smem_stage_floats(kTile); };
     const auto b_tile = [&](int stage) { return smem + stage * smem_stage_floats(kTile) + smem_a_floats(kTile); };
@@ -64,35 +68,55 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
                                                              p.n, n0, p.vec_b, thread);
         ThreadTile<kConfig> tile(thread);
 
-        // Prologue: slices 0 .. stages - 2 in flight, one cp.async group each (empty past the end,
-        // so the wait below always counts the same number of groups).
+        // Prologue: slices 0 .. stages - 1 fill every stage, one cp.async group each (empty past the
+        // end, so every wait below counts the same number of groups); then slice 0's first step.
 #pragma unroll
-        for (int s = 0; s < kTile.stages - 1; ++s) {
+        for (int s = 0; s < kTile.stages; ++s) {
             if (s < slices) {
-                load_a.begin(a_tile(s), k_left(s));
-                load_b.begin(b_tile(s), k_left(s));
-                load_a.finish(a_tile(s));
-                load_b.finish(b_tile(s));
+                load_a.load(a_tile(s), k_left(s));
+                load_b.load(b_tile(s), k_left(s));
             }
             cp_async_commit();
         }
+        cp_async_wait<kTile.stages - 1>();
+        __syncthreads();
+        tile.load(0, a_tile(0), b_tile(0), 0);
 
+        int stage = 0;  // holds slice s; once slice s is read, it receives slice s + stages
         for (int s = 0; s < slices; ++s) {
-            // Slice s has landed (this thread's copies), and after the barrier everyone's; the barrier
-            // also retires slice s - 1, whose stage receives slice s + stages - 1.
-            cp_async_wait<kTile.stages - 2>();
-            __syncthreads();
-            const int next = s + kTile.stages - 1;
-            const int write = next % kTile.stages;
-            if (next < slices) {
-                load_a.begin(a_tile(write), k_left(next));
-                load_b.begin(b_tile(write), k_left(next));
-            }
-            cp_async_commit();
-            tile.multiply(a_tile(s % kTile.stages), b_tile(s % kTile.stages));
-            if (next < slices) {
-                load_a.finish(a_tile(write));
-                load_b.finish(b_tile(write));
+#pragma unroll
+            for (int k = 0; k < kTile.tile_k; ++k) {
+                if (k + 1 < kTile.tile_k) {
+                    tile.load((k + 1) % 2, a_tile(stage), b_tile(stage), k + 1);
+                    tile.multiply(k % 2);
+                    continue;
+                }
+                // The last step of slice s is in registers.  Wait until slice s + 1 has landed and
+                // let every thread see it; the barrier also frees slice s's stage for slice
+                // s + stages.  Then step 0 of slice s + 1 (past the last slice, a read of a stage
+                // nobody uses: cheaper than a branch).
+                const int refill = stage;
+                stage = stage + 1 == kTile.stages ? 0 : stage + 1;
+                cp_async_wait<kTile.stages - 2>();
+                __syncthreads();
+                const auto refill_stage = [&] {
+                    if (s + kTile.stages < slices) {
+                        load_a.load(a_tile(refill), k_left(s + kTile.stages));
+                        load_b.load(b_tile(refill), k_left(s + kTile.stages));
+                    }
+                    cp_async_commit();
+                };
+                if constexpr (kAsyncCopies) {
+                    refill_stage();  // in flight during the FFMAs of the next slices
+                    tile.load(0, a_tile(stage), b_tile(stage), 0);
+                    tile.multiply(k % 2);
+                } else {
+                    // Synchronous loads stall this warp anyway; retiring this step first frees its
+                    // fragment registers for them.
+                    tile.multiply(k % 2);
+                    refill_stage();
+                    tile.load(0, a_tile(stage), b_tile(stage), 0);
+                }
             }
         }
 

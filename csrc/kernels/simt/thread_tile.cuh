@@ -3,22 +3,28 @@
 // Why A and B sit in shared memory as [k][x] (simt_config.h) and not [x][k]: a thread needs, at each
 // k, thread_m values of A and thread_n of B.  From [k][x] those are thread_m / 4 + thread_n / 4
 // LDS.128 per k (4 for 8 x 8: 64 FFMA per 4 loads), on consecutive 16-byte vectors across the warp.
-// Keeping a K-major operand as [x][k] would allow 16-byte cp.async from global memory, but costs the
-// same 16 FFMA per LDS.128 (8 rows x 4 k per 8 loads) while holding 4 k of fragments at once: 64
-// fragment registers instead of 32, which with 64 accumulators breaks the 128-register budget of
-// two blocks per SM.  So K-major operands are transposed on the way in, by 4-byte copies.
+// Keeping a K-major A as [m][k] would allow 16-byte cp.async from global memory, and one LDS.128
+// then gives 4 k of one row: 8 loads for 8 rows x 4 k, the same 16 FFMA per load.  But a fragment
+// set then holds 4 k of A (32 registers instead of 8), so the two sets that hide the LDS latency
+// take 80 registers instead of 32: with 64 accumulators, past the 128 of two blocks per SM.  So
+// K-major operands are transposed on the way in, element by element (tile_loader.cuh).
 #pragma once
 
 #include "kernels/simt/simt_config.h"
 
 namespace asyncgemm::simt {
 
+// The fragments live in two register sets: the kernel reads step k + 1 into one set while step
+// k's FFMAs consume the other, across slice boundaries too, so no LDS latency is exposed.  Every
+// set index and shared offset is a compile-time constant once the kernel's k loop is unrolled.
 template <int Config>
-struct ThreadTile {
+class ThreadTile {
     static constexpr TileConfig kC = kTileConfigs[Config];
     static constexpr int kM = kC.thread_m;
     static constexpr int kN = kC.thread_n;
+    static_assert(kFragmentRun == 4, "fragments are read as float4");
 
+public:
     float acc[kM][kN];
 
     __device__ explicit ThreadTile(int thread) {
@@ -35,23 +41,19 @@ struct ThreadTile {
     __device__ int first_row() const { return first_row_; }
     __device__ int first_col() const { return first_col_; }
 
-    // acc += A_slice * B_slice over one k-slice of shared tiles.  The fragments of step k + 1 are
-    // read while step k's FFMAs run (two register sets), and every shared offset is a constant.
-    __device__ __forceinline__ void multiply(const float *a_tile, const float *b_tile) {
-        float a[2][kM], b[2][kN];
-        load_fragment<kM, kC.tile_m>(a[0], a_tile + first_row_, 0);
-        load_fragment<kN, kC.tile_n>(b[0], b_tile + first_col_, 0);
+    // Reads step k of the shared tiles of A and B into register set `set`: thread_m / 4 LDS.128 of
+    // A's row k and thread_n / 4 of B's.
+    __device__ __forceinline__ void load(int set, const float *a_tile, const float *b_tile, int k) {
+        load_fragment<kM, kC.tile_m>(a_[set], a_tile + first_row_, k);
+        load_fragment<kN, kC.tile_n>(b_[set], b_tile + first_col_, k);
+    }
+
+    // acc += the outer product of register set `set`'s A and B fragments.
+    __device__ __forceinline__ void multiply(int set) {
 #pragma unroll
-        for (int k = 0; k < kC.tile_k; ++k) {
-            if (k + 1 < kC.tile_k) {
-                load_fragment<kM, kC.tile_m>(a[(k + 1) % 2], a_tile + first_row_, k + 1);
-                load_fragment<kN, kC.tile_n>(b[(k + 1) % 2], b_tile + first_col_, k + 1);
-            }
+        for (int i = 0; i < kM; ++i) {
 #pragma unroll
-            for (int i = 0; i < kM; ++i) {
-#pragma unroll
-                for (int j = 0; j < kN; ++j) acc[i][j] = fmaf(a[k % 2][i], b[k % 2][j], acc[i][j]);
-            }
+            for (int j = 0; j < kN; ++j) acc[i][j] = fmaf(a_[set][i], b_[set][j], acc[i][j]);
         }
     }
 
@@ -72,6 +74,7 @@ private:
         }
     }
 
+    float a_[2][kM], b_[2][kN];  // fragments, two register sets
     int first_row_;  // tile row (column) of acc[0][0], thread_first_row / thread_first_col
     int first_col_;
 };

@@ -1,12 +1,12 @@
 // Global -> shared copies of one operand's k-slices, into the layout of simt_config.h: fp32
 // [tile_k][tile_x + pad], x = m for A and n for B.
 //
-// begin(tile, k_left) starts moving the next k-slice into `tile` (slices go in order from k = 0;
-// k_left = K minus the slice's first k, at most tile_k); finish(tile) completes it.  fp32 travels
-// by cp.async, so finish() has nothing to do: the caller's cp.async wait and barrier complete the
-// copy.  cp.async can neither convert nor move 2-byte scalars, so 16-bit inputs travel through
-// registers: begin() loads, finish() converts and stores, and the caller puts the current slice's
-// FFMAs between the two to hide the load.
+// load(tile, k_left) moves the next k-slice into `tile` (slices go in order from k = 0; k_left =
+// K minus the slice's first k, at most tile_k).  fp32 travels by cp.async: the copy completes at
+// the caller's cp.async wait and barrier, while the FFMAs of earlier slices run.  cp.async can
+// neither convert nor move 2-byte scalars, so 16-bit inputs are loaded, converted and stored by
+// the thread itself, at once: holding them in registers across a slice of FFMAs would push the
+// kernel past 128 registers, and the 16 warps of an SM cover one warp's wait for its loads.
 //
 // Tails.  Elements with k >= K or past the x extent are written as zeros and never read from
 // global memory (cp.async's ignore-src, so their addresses may lie past the matrix).  Zeros are
@@ -24,7 +24,7 @@
 #include <type_traits>
 
 #include "kernels/common/convert.cuh"
-#include "kernels/common/cp_async_or_zero.cuh"
+#include "kernels/common/cp_async.cuh"
 #include "kernels/simt/simt_config.h"
 
 namespace asyncgemm::simt {
@@ -60,7 +60,7 @@ public:
         piece_ = valid_x_ == kRunLength && (vec == 4 || vec == 2) ? vec : 1;
     }
 
-    __device__ __forceinline__ void begin(float *tile, int k_left) {
+    __device__ __forceinline__ void load(float *tile, int k_left) {
         const uint32_t first_dst = smem_addr(tile + shared_offset_);
 #pragma unroll
         for (int r = 0; r < kRuns; ++r) {
@@ -80,21 +80,12 @@ public:
                     }
                 }
             } else {
-                staged_[r] = zero ? Vector<T, kRunLength>{} : load_run(src);
-            }
-        }
-        src_ += kTileK * ld_;
-    }
-
-    __device__ __forceinline__ void finish(float *tile) {
-        if constexpr (!kAsync) {
-#pragma unroll
-            for (int r = 0; r < kRuns; ++r) {
-                const Vector<T, kRunLength> &run = staged_[r];
+                const Vector<T, kRunLength> run = zero ? Vector<T, kRunLength>{} : load_run(src);
                 *reinterpret_cast<float4 *>(tile + shared_offset_ + r * kRunStepK * kStride) =
                     make_float4(to_float(run.v[0]), to_float(run.v[1]), to_float(run.v[2]), to_float(run.v[3]));
             }
         }
+        src_ += kTileK * ld_;
     }
 
 private:
@@ -123,7 +114,6 @@ private:
     int shared_offset_;  // floats from a tile's start to the first run
     int valid_x_;        // elements of each run inside the matrix, 0..4
     int piece_;          // elements per copy: 4, 2 or 1
-    Vector<T, kRunLength> staged_[kAsync ? 1 : kRuns];  // 16-bit only: loaded, not yet stored
 };
 
 // K-major operand: element (x, k) at matrix[x * ld + k].  Each thread moves kGroups k values
@@ -152,7 +142,7 @@ public:
         x_left_ = left <= 0 ? 0 : (left >= TileX ? TileX : static_cast<int>(left));
     }
 
-    __device__ __forceinline__ void begin(float *tile, int k_left) {
+    __device__ __forceinline__ void load(float *tile, int k_left) {
         const uint32_t first_dst = smem_addr(tile + shared_offset_);
         const T *src = src_;
 #pragma unroll
@@ -165,24 +155,13 @@ public:
                     const uint32_t dst = first_dst + (g * kCopyLanesK * kStride + r * kRowStep) * sizeof(float);
                     cp_async_or_zero<sizeof(float)>(dst, src + g * kCopyLanesK, ignore);
                 } else {
-                    staged_[r][g] = ignore ? T(0.f) : src[g * kCopyLanesK];
+                    tile[shared_offset_ + g * kCopyLanesK * kStride + r * kRowStep] =
+                        ignore ? 0.f : to_float(src[g * kCopyLanesK]);
                 }
             }
             src += row_step_;
         }
         src_ += kTileK;
-    }
-
-    __device__ __forceinline__ void finish(float *tile) {
-        if constexpr (!kAsync) {
-#pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-#pragma unroll
-                for (int g = 0; g < kGroups; ++g) {
-                    tile[shared_offset_ + g * kCopyLanesK * kStride + r * kRowStep] = to_float(staged_[r][g]);
-                }
-            }
-        }
     }
 
 private:
@@ -191,7 +170,6 @@ private:
     int k_;                // this thread's first k within a slice
     int shared_offset_;    // floats from a tile's start to the first row's element
     int x_left_;           // rows of the tile inside the matrix, from this thread's first row
-    T staged_[kAsync ? 1 : kRows][kAsync ? 1 : kGroups];  // 16-bit only: loaded, not yet stored
 };
 
 }  // namespace asyncgemm::simt

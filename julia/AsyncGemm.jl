@@ -1,0 +1,46 @@
+"""
+    AsyncGemm
+
+Matrix products and tiled copies of `CuArray`s through libasyncgemm, on CUDA.jl's task-local
+stream. Column-major throughout: `Transpose` and `Adjoint` of real matrices are read transposed
+in place, never copied.
+
+    using CUDA, AsyncGemm
+    A = CUDA.rand(Float16, 4096, 4096); B = CUDA.rand(Float16, 4096, 4096)
+    C = AsyncGemm.matmul(A, transpose(B); algo=:auto)
+
+See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref) and [`set_math_mode!`](@ref).
+"""
+module AsyncGemm
+
+using CUDA
+using LinearAlgebra: Adjoint, Transpose
+using Libdl
+using Preferences: load_preference
+using BFloat16s: BFloat16
+
+# CUDA.jl 6 moved its driver layer into CUDACore; 5.x keeps it in CUDA itself.
+const CUDACore = isdefined(CUDA, :CUDACore) ? CUDA.CUDACore : CUDA
+const GPUToolbox = CUDACore.GPUToolbox
+using .CUDACore: CUstream, initialize_context
+using .GPUToolbox: @gcsafe_ccall
+
+public matmul!, matmul, copy2d!, algorithms, version, functional, set_math_mode!, math_mode,
+       AsyncGemmError
+
+include("library.jl")
+include("libasyncgemm.jl")
+include("error.jl")
+include("options.jl")
+include("handles.jl")
+include("operand.jl")
+include("matmul.jl")
+include("copy2d.jl")
+include("info.jl")
+
+function __init__()
+    load_library!()
+    atexit(destroy_handles)
+end
+
+end # module AsyncGemm
