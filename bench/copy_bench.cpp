@@ -26,6 +26,9 @@ constexpr asyncgemm_copy_algo_t kAlgorithms[] = {ASYNCGEMM_COPY_SYNC, ASYNCGEMM_
                                                  ASYNCGEMM_COPY_PIPELINED, ASYNCGEMM_COPY_TMA};
 constexpr asyncgemm_smem_layout_t kLayouts[] = {ASYNCGEMM_SMEM_PLAIN, ASYNCGEMM_SMEM_PADDED,
                                                 ASYNCGEMM_SMEM_SWIZZLED};
+// 0 lets the library take the widest vector (16 bytes here); 4-byte vectors make a transpose's
+// shared-memory traffic four times the instructions, which is where the layouts differ.
+constexpr int kVectorBytes[] = {0, 4};
 
 struct Mismatch {
     int64_t row, col;
@@ -82,7 +85,7 @@ public:
     }
 
     CopyResult baseline_row() {
-        CopyResult row{kRows, kCols, std::nullopt, "D2D", "-"};
+        CopyResult row{kRows, kCols, std::nullopt, "D2D", "-", 0};
         d2d_ms_ = median_ms(s_.stream, s_.min_runs, [&](int64_t) {
             check_cuda(cudaMemcpyAsync(dst_.data(), src_.data(), bytes(), cudaMemcpyDeviceToDevice, s_.stream),
                        "cudaMemcpyAsync device to device");
@@ -92,11 +95,11 @@ public:
         return row;
     }
 
-    CopyResult copy_row(asyncgemm_op_t op, asyncgemm_copy_algo_t algo, asyncgemm_smem_layout_t layout) {
-        CopyResult row{kRows, kCols, op, copy_algo_name(algo), layout_name(layout)};
+    CopyResult copy_row(asyncgemm_op_t op, asyncgemm_copy_algo_t algo, asyncgemm_smem_layout_t layout, int vector_bytes) {
+        CopyResult row{kRows, kCols, op, copy_algo_name(algo), layout_name(layout), vector_bytes};
         // All-ones bytes are a NaN, which matches no source element: unwritten output shows.
         check_cuda(cudaMemsetAsync(dst_.data(), 0xFF, bytes(), s_.stream), "cudaMemsetAsync");
-        const asyncgemm_status_t status = run_copy2d(op, algo, layout);
+        const asyncgemm_status_t status = run_copy2d(op, algo, layout, vector_bytes);
         if (status != ASYNCGEMM_STATUS_SUCCESS) {
             row.outcome = declined(status) ? Outcome::skipped : Outcome::failed;
             row.note = asyncgemm_failure(status, "asyncgemm_copy2d");
@@ -112,7 +115,7 @@ public:
             row.note = note;
         }
         row.median_ms = median_ms(s_.stream, s_.min_runs, [&](int64_t) {
-            check_asyncgemm(run_copy2d(op, algo, layout), "asyncgemm_copy2d");
+            check_asyncgemm(run_copy2d(op, algo, layout, vector_bytes), "asyncgemm_copy2d");
         });
         row.vs_d2d = d2d_ms_ / *row.median_ms;  // the same bytes either way
         return row;
@@ -121,10 +124,11 @@ public:
 private:
     static std::size_t bytes() { return std::size_t(kRows * kCols) * sizeof(float); }
 
-    asyncgemm_status_t run_copy2d(asyncgemm_op_t op, asyncgemm_copy_algo_t algo, asyncgemm_smem_layout_t layout) {
+    asyncgemm_status_t run_copy2d(asyncgemm_op_t op, asyncgemm_copy_algo_t algo, asyncgemm_smem_layout_t layout,
+                                  int vector_bytes) {
         const int64_t ld_src = op == ASYNCGEMM_OP_N ? kCols : kRows;
         return asyncgemm_copy2d(s_.handle, ASYNCGEMM_ORDER_ROW, op, kRows, kCols, 1.0f, src_.data(), ld_src,
-                                dst_.data(), kCols, ASYNCGEMM_R_32F, algo, layout, 0, s_.stream);
+                                dst_.data(), kCols, ASYNCGEMM_R_32F, algo, layout, vector_bytes, s_.stream);
     }
 
     const Session &s_;
@@ -137,12 +141,12 @@ private:
 }  // namespace
 
 int copy_steps() {
-    return 1 + int(std::size(kOps) * std::size(kAlgorithms) * std::size(kLayouts));
+    return 1 + int(std::size(kOps) * std::size(kAlgorithms) * std::size(kLayouts) * std::size(kVectorBytes));
 }
 
 void bench_copies(const Session &s, std::vector<CopyResult> &results) {
     if (const std::optional<std::string> shortfall = memory_shortfall(2 * std::size_t(kRows * kCols) * sizeof(float))) {
-        CopyResult skipped{kRows, kCols, std::nullopt, "-", "-"};
+        CopyResult skipped{kRows, kCols, std::nullopt, "-", "-", 0};
         skipped.outcome = Outcome::skipped;
         skipped.note = *shortfall;
         results.push_back(skipped);
@@ -155,11 +159,12 @@ void bench_copies(const Session &s, std::vector<CopyResult> &results) {
     results.push_back(run.baseline_row());
     for (asyncgemm_op_t op : kOps)
         for (asyncgemm_copy_algo_t algo : kAlgorithms)
-            for (asyncgemm_smem_layout_t layout : kLayouts) {
-                s.progress.start(std::string("copy2d f32 ") + op_letter(op) + " " + copy_algo_name(algo) + " " +
-                                 layout_name(layout));
-                results.push_back(run.copy_row(op, algo, layout));
-            }
+            for (asyncgemm_smem_layout_t layout : kLayouts)
+                for (int vector_bytes : kVectorBytes) {
+                    s.progress.start(std::string("copy2d f32 ") + op_letter(op) + " " + copy_algo_name(algo) + " " +
+                                     layout_name(layout) + " vec " + std::to_string(vector_bytes));
+                    results.push_back(run.copy_row(op, algo, layout, vector_bytes));
+                }
 }
 
 }  // namespace bench

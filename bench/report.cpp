@@ -127,10 +127,11 @@ void print_gemm_table(std::ostream &out, const std::vector<GemmResult> &results)
 void print_copy_table(std::ostream &out, const std::vector<CopyResult> &results) {
     out << "\ncopy2d: " << copy_workload(results.front())
         << ", alpha 1; GB/s counts bytes read and written; x D2D > 1 is faster than the device-to-device copy\n";
-    TextTable table({{"op", false}, {"algorithm", false}, {"layout", false}, {"median ms", true},
+    TextTable table({{"op", false}, {"algorithm", false}, {"layout", false}, {"vector", true}, {"median ms", true},
                      {"GB/s", true}, {"x D2D", true}, {"result", false}});
     for (const CopyResult &r : results)
         table.add({r.op ? std::string(1, op_letter(*r.op)) : "-", r.algorithm, r.layout,
+                   r.op ? (r.vector_bytes ? std::to_string(r.vector_bytes) + " B" : std::string("auto")) : "-",
                    format(r.median_ms, "%.4f", "-"), format_rate(r.gb_per_s()),
                    format(r.vs_d2d, "%.2f", "-"), result_text(r.outcome, r.note)});
     table.print(out);
@@ -162,12 +163,12 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
     std::ofstream out(path);
     if (!out) throw BenchError("cannot open " + path + " for writing");
     write_csv_line(out, {"device", "section", "workload", "m", "n", "k", "dtype", "ops", "algorithm", "layout",
-                         "median_ms", "tflops", "gb_per_s", "ratio", "max_rel_err", "result", "note"});
+                         "vector_bytes", "median_ms", "tflops", "gb_per_s", "ratio", "max_rel_err", "result", "note"});
     for (const GemmResult &r : results.gemm) {
         const GemmWorkload &w = r.workload;
         write_csv_line(out, {info.device_name, "gemm", describe(w), std::to_string(w.m), std::to_string(w.n),
                              std::to_string(w.k), dtype_name(w.dtype),
-                             std::string{op_letter(w.op_a), op_letter(w.op_b)}, r.algorithm, "",
+                             std::string{op_letter(w.op_a), op_letter(w.op_b)}, r.algorithm, "", "",
                              format(r.median_ms, "%.6g", ""), format(r.tflops(), "%.6g", ""), "",
                              format(r.vs_cublas, "%.6g", ""), format(r.max_rel_err, "%.6g", ""),
                              outcome_word(r.outcome), r.note});
@@ -175,7 +176,8 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
     for (const CopyResult &r : results.copy) {
         write_csv_line(out, {info.device_name, "copy", copy_workload(r), std::to_string(r.rows),
                              std::to_string(r.cols), "", "f32", r.op ? std::string(1, op_letter(*r.op)) : "",
-                             r.algorithm, r.layout == "-" ? "" : r.layout, format(r.median_ms, "%.6g", ""), "",
+                             r.algorithm, r.layout == "-" ? "" : r.layout,
+                             r.op ? std::to_string(r.vector_bytes) : "", format(r.median_ms, "%.6g", ""), "",
                              format(r.gb_per_s(), "%.6g", ""), format(r.vs_d2d, "%.6g", ""), "",
                              outcome_word(r.outcome), r.note});
     }

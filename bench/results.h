@@ -37,6 +37,7 @@ struct CopyResult {
     std::optional<asyncgemm_op_t> op;     // none for the cudaMemcpyAsync baseline
     std::string algorithm;                // "D2D" or an asyncgemm_copy_algo_t's name
     std::string layout;                   // an asyncgemm_smem_layout_t's name, "-" for the baseline
+    int vector_bytes;                     // as passed to asyncgemm_copy2d: 0 = the library's choice
     Outcome outcome = Outcome::ok;
     std::optional<double> median_ms{};
     std::optional<double> vs_d2d{};       // this bandwidth over the device-to-device copy's

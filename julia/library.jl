@@ -21,47 +21,43 @@ library_candidates() = [
     ("the default build folder", default_library_path()),
 ]
 
-# Why `path` cannot serve as libasyncgemm, or nothing when it can.
+# Why `path` cannot serve as libasyncgemm, or nothing when it can (and then it is loaded).
 function unusable_reason(path::AbstractString)
     isfile(path) || return "$path does not exist"
-    lib = Libdl.dlopen(path; throw_error=false)
-    lib === nothing && return "$path cannot be opened (dlopen failed: is it built for this machine?)"
+    lib = try
+        Libdl.dlopen(path)
+    catch err
+        return sprint(showerror, err)
+    end
     Libdl.dlsym(lib, :asyncgemm_get_version; throw_error=false) === nothing &&
-        return "$path is not libasyncgemm (it has no asyncgemm_get_version)"
-    return nothing
+        return "$path is not libasyncgemm: it has no asyncgemm_get_version"
+    global libasyncgemm = path
+    v = library_version()
+    v.major == C_API_MAJOR && return nothing
+    global libasyncgemm = ""
+    return "$path is libasyncgemm $v, but this AsyncGemm binds its C API version $C_API_MAJOR"
 end
 
 function load_library!()
-    problems = String[]
+    lines = String[]     # one per place looked in, for the error
+    failures = String[]  # the places that named a library that would not serve
     for (origin, path) in library_candidates()
-        if path === nothing
-            push!(problems, "$origin is not set")
+        if path === nothing || isempty(path)
+            push!(lines, "$origin is not set")
             continue
         end
         reason = unusable_reason(path)
         if reason === nothing
-            global libasyncgemm = path
-            reason = version_mismatch()
-        end
-        if reason === nothing
-            # A place named on purpose that failed deserves a word, even when a later one works.
-            named_but_failed = filter(!endswith("is not set"), problems)
-            isempty(named_but_failed) ||
-                @warn "AsyncGemm loads $path from $origin, because:\n" * join(named_but_failed, "\n")
+            isempty(failures) ||
+                @warn "AsyncGemm uses $path from $origin, because:\n" * join(failures, "\n")
             global library_problem = ""
             return
         end
-        push!(problems, "$origin: $reason")
+        push!(failures, "$origin: $reason")
+        push!(lines, last(failures))
     end
-    global libasyncgemm = ""
-    global library_problem = join(problems, "\n")
+    global library_problem = join(lines, "\n")
     return
-end
-
-function version_mismatch()
-    v = library_version()
-    v.major == C_API_MAJOR && return nothing
-    return "$libasyncgemm is libasyncgemm $v, but AsyncGemm binds C API version $C_API_MAJOR"
 end
 
 """

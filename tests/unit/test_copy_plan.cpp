@@ -368,8 +368,10 @@ std::vector<uint32_t> transposed_read(const SmemLayout &layout, int elem_bytes, 
 std::vector<uint32_t> row_access(const SmemLayout &layout, int vector_bytes, int i) {
     const int per_row = copy::kTileRowBytes / vector_bytes, row_step = copy::kThreads / per_row;
     std::vector<uint32_t> offsets;
-    for (int lane = 0; lane < 32; ++lane)
-        offsets.push_back(layout.offset(uint32_t(lane / per_row + i * row_step), uint32_t(lane % per_row * vector_bytes)));
+    for (int lane = 0; lane < 32; ++lane) {
+        const int row = lane / per_row + i * row_step, col = lane % per_row * vector_bytes;
+        offsets.push_back(layout.offset(uint32_t(row), uint32_t(col)));
+    }
     return offsets;
 }
 

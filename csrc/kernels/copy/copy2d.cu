@@ -22,24 +22,60 @@ constexpr int kRingBlocks = 3;
 
 extern "C" {
 
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_n_b16(const CopyParams p) { copy2d_sync<2, false>(p); }
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_n_b32(const CopyParams p) { copy2d_sync<4, false>(p); }
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_t_b16(const CopyParams p) { copy2d_sync<2, true>(p); }
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_t_b32(const CopyParams p) { copy2d_sync<4, true>(p); }
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_n_b16(const CopyParams p) {
+    copy2d_sync<2, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_n_b32(const CopyParams p) {
+    copy2d_sync<4, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_t_b16(const CopyParams p) {
+    copy2d_sync<2, true>(p);
+}
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_sync_t_b32(const CopyParams p) {
+    copy2d_sync<4, true>(p);
+}
 
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_n_b16(const CopyParams p) { copy2d_async<2, false>(p); }
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_n_b32(const CopyParams p) { copy2d_async<4, false>(p); }
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_t_b16(const CopyParams p) { copy2d_async<2, true>(p); }
-__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_t_b32(const CopyParams p) { copy2d_async<4, true>(p); }
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_n_b16(const CopyParams p) {
+    copy2d_async<2, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_n_b32(const CopyParams p) {
+    copy2d_async<4, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_t_b16(const CopyParams p) {
+    copy2d_async<2, true>(p);
+}
+__global__ void __launch_bounds__(kThreads, kSingleStageBlocks) asyncgemm_copy2d_async_t_b32(const CopyParams p) {
+    copy2d_async<4, true>(p);
+}
 
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_n_b16(const CopyParams p) { copy2d_pipelined<2, false>(p); }
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_n_b32(const CopyParams p) { copy2d_pipelined<4, false>(p); }
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_t_b16(const CopyParams p) { copy2d_pipelined<2, true>(p); }
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_t_b32(const CopyParams p) { copy2d_pipelined<4, true>(p); }
+__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_n_b16(const CopyParams p) {
+    copy2d_pipelined<2, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_n_b32(const CopyParams p) {
+    copy2d_pipelined<4, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_t_b16(const CopyParams p) {
+    copy2d_pipelined<2, true>(p);
+}
+__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_pipelined_t_b32(const CopyParams p) {
+    copy2d_pipelined<4, true>(p);
+}
 
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_tma_n_b16(const __grid_constant__ CopyTmaParams p) { copy2d_tma<2, false>(p); }
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_tma_n_b32(const __grid_constant__ CopyTmaParams p) { copy2d_tma<4, false>(p); }
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_tma_t_b16(const __grid_constant__ CopyTmaParams p) { copy2d_tma<2, true>(p); }
-__global__ void __launch_bounds__(kThreads, kRingBlocks) asyncgemm_copy2d_tma_t_b32(const __grid_constant__ CopyTmaParams p) { copy2d_tma<4, true>(p); }
+__global__ void __launch_bounds__(kThreads, kRingBlocks)
+asyncgemm_copy2d_tma_n_b16(const __grid_constant__ CopyTmaParams p) {
+    copy2d_tma<2, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kRingBlocks)
+asyncgemm_copy2d_tma_n_b32(const __grid_constant__ CopyTmaParams p) {
+    copy2d_tma<4, false>(p);
+}
+__global__ void __launch_bounds__(kThreads, kRingBlocks)
+asyncgemm_copy2d_tma_t_b16(const __grid_constant__ CopyTmaParams p) {
+    copy2d_tma<2, true>(p);
+}
+__global__ void __launch_bounds__(kThreads, kRingBlocks)
+asyncgemm_copy2d_tma_t_b32(const __grid_constant__ CopyTmaParams p) {
+    copy2d_tma<4, true>(p);
+}
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 // COPY_PIPELINED, the guide's N-buffer pattern: each block owns a ring of kPipelineStages stages and
-// walks a run of tiles with the next kPipelineStages - 1 of them in flight while one drains.  One cp.async group per tile, empty past the block's last tile, so that waiting
-// for "all but the newest S - 2 groups" always means "the tile about to drain".
+// walks its run of tiles with up to kPipelineStages - 1 of them in flight while one drains.  One
+// cp.async group per tile, empty past the run's end, so that waiting for "all but the newest S - 2
+// groups" always means "the tile about to drain".
 #pragma once
 
 #include "kernels/common/cp_async.cuh"
@@ -17,8 +18,10 @@ __device__ __forceinline__ void copy2d_pipelined_tiles(const CopyParams &p, char
     const SmemLayout layout = staged_layout(p.layout, VecBytes, ElemBytes);
     auto stage = [&](int64_t k) { return ring + k % S * kStageBytes; };
     auto fill = [&](int64_t k) {
-        if (k < run.count)
-            fill_stage_async<ElemBytes, VecBytes>(p, tile_job<ElemBytes, Transpose>(p, run[k]).src, stage(k), layout);
+        if (k < run.count) {
+            const TileRect src = tile_job<ElemBytes, Transpose>(p, run[k]).src;
+            fill_stage_async<ElemBytes, VecBytes>(p, src, stage(k), layout);
+        }
         cp_async_commit();
     };
 
@@ -31,7 +34,8 @@ __device__ __forceinline__ void copy2d_pipelined_tiles(const CopyParams &p, char
             scale_stage<ElemBytes, VecBytes>(p, stage(k), layout);
             __syncthreads();
         }
-        drain_stage<ElemBytes, VecBytes, Transpose>(p, tile_job<ElemBytes, Transpose>(p, run[k]).dst, stage(k), layout);
+        const TileRect dst = tile_job<ElemBytes, Transpose>(p, run[k]).dst;
+        drain_stage<ElemBytes, VecBytes, Transpose>(p, dst, stage(k), layout);
     }
 }
 

@@ -98,15 +98,17 @@ ASYNCGEMM_HOST_DEVICE constexpr int staged_lanes_down(int elem_bytes, int vector
 // 128-byte swizzle spreads only the 8 rows of its period over the banks, so 8 / v lanes go down and
 // the rest of a phase across.
 inline constexpr int kTmaVecBytes = 16;
-ASYNCGEMM_HOST_DEVICE constexpr int tma_lanes_down(int elem_bytes) { return 8 * elem_bytes / kTmaVecBytes; }
+ASYNCGEMM_HOST_DEVICE constexpr int tma_lanes_down(int elem_bytes) {
+    return 8 * elem_bytes / kTmaVecBytes;
+}
 
 // A staged kernel's stage fits every staged layout: the largest pads a 4-byte unit after every row.
 inline constexpr int kStageBytes = kTileBytes + kTileRows * 4;
 
 // The ring kernels (PIPELINED, TMA): stages per block, and tiles per block.  Measured on an H100
-// (16384^2 f32, both ops): runs of 2 tiles beat runs of 4 to 32 and a persistent grid by 2-10%, since
-// many short blocks are balanced across the SMs by the hardware; four stages (three such blocks per
-// SM) beat two or three stages.
+// (16384^2 f32, both ops): runs of 2 tiles per block beat runs of 4 to 32 and a persistent grid by
+// 2-10% (the hardware balances many short blocks across the SMs), and four stages beat two or three.
+// With runs this short a block has all its tiles in flight from the start.
 inline constexpr int kPipelineStages = 4;
 inline constexpr int kTmaStages = 4;
 inline constexpr int kRingTilesPerBlock = 2;

@@ -27,17 +27,17 @@ __device__ __forceinline__ int64_t tile_count(const CopyParams &p) {
     return static_cast<int64_t>(p.tiles_rows) * p.tiles_cols;
 }
 
-// The tiles one block walks: first, first + step, ..., count of them.
+// The consecutive tiles one block walks: first, first + 1, ..., count of them.
 struct TileRun {
-    int64_t first, step, count;
+    int64_t first, count;
 
-    __device__ __forceinline__ int64_t operator[](int64_t k) const { return first + k * step; }
+    __device__ __forceinline__ int64_t operator[](int64_t k) const { return first + k; }
 };
 
 // Block b takes tiles b * per_block .. (b + 1) * per_block - 1, the last block what is left.
 __device__ __forceinline__ TileRun block_run(const CopyParams &p, int per_block) {
     const int64_t first = static_cast<int64_t>(blockIdx.x) * per_block;
-    return {first, 1, min(static_cast<int64_t>(per_block), tile_count(p) - first)};
+    return {first, min(static_cast<int64_t>(per_block), tile_count(p) - first)};
 }
 
 template <int ElemBytes, bool Transpose>
@@ -84,6 +84,11 @@ __device__ __forceinline__ int elems_inside(int cols, int col) {
 // register budget that does not grow as the vectors narrow.
 inline constexpr int kVecsInFlight = 8;
 
+// Whether a vector access may cross the matrix's right edge: Whole ones never do; a Ragged one moves
+// only its elements inside (see load_vec and store_vec).
+using Whole = cuda::std::true_type;
+using Ragged = cuda::std::false_type;
+
 // Runs body(i, Whole{}) for i in [0, N), kUnroll iterations deep, or body(i, Ragged{}) one at a time
 // when the tile crosses the right edge.  Only one tile column of a matrix is ragged: the rare case
 // runs slower code rather than every tile carrying its registers.
@@ -91,10 +96,10 @@ template <int N, int kUnroll, class Body>
 __device__ __forceinline__ void for_each_vector(bool ragged, Body &&body) {
     if (!ragged) {
 #pragma unroll kUnroll
-        for (int i = 0; i < N; ++i) body(i, cuda::std::true_type{});
+        for (int i = 0; i < N; ++i) body(i, Whole{});
     } else {
 #pragma unroll 1
-        for (int i = 0; i < N; ++i) body(i, cuda::std::false_type{});
+        for (int i = 0; i < N; ++i) body(i, Ragged{});
     }
 }
 

@@ -4,7 +4,6 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cuda/std/type_traits>
 #include <stdint.h>
 
 #include "kernels/common/params.h"
@@ -30,11 +29,8 @@ struct alignas(VecBytes) Vec {
     Elem e[kElems];
 };
 
-// Whether a vector access may cross the matrix's right edge: Whole ones never do; a Ragged one moves
-// its first `count` elements (zeros after them on a load), whole when count covers it.
-using Whole = cuda::std::true_type;
-using Ragged = cuda::std::false_type;
-
+// Edge is Whole or Ragged (tile.cuh): a Ragged access moves its first `count` elements (zeros after
+// them on a load), in one vector access when count covers it.
 template <class V, class Edge>
 __device__ __forceinline__ V load_vec(const void *p, int count, Edge) {
     if constexpr (!Edge::value) {
@@ -93,11 +89,11 @@ __device__ __forceinline__ V block_column(const V (&rows)[V::kElems], int b) {
 #pragma unroll
         for (int a = 0; a < V::kElems; ++a) column.e[a] = rows[a].e[b];
     } else {
-        auto word = [](const V &v, int i) { return reinterpret_cast<const uint32_t *>(v.e)[i]; };
+        auto word = [b](const V &v) { return reinterpret_cast<const uint32_t *>(v.e)[b / 2]; };
         const uint32_t halves = b % 2 ? 0x7632 : 0x5410;  // both high halves, or both low halves
 #pragma unroll
         for (int w = 0; w < V::kElems / 2; ++w)
-            reinterpret_cast<uint32_t *>(column.e)[w] = __byte_perm(word(rows[2 * w], b / 2), word(rows[2 * w + 1], b / 2), halves);
+            reinterpret_cast<uint32_t *>(column.e)[w] = __byte_perm(word(rows[2 * w]), word(rows[2 * w + 1]), halves);
     }
     return column;
 }

@@ -1,0 +1,78 @@
+# The column-major mapping on host arrays: it needs no GPU (device_operand then refuses them).
+@testset "column-major mapping (no GPU)" begin
+    operand(x) = AsyncGemm.operand(x, "X")
+    N, T = AsyncGemm.ASYNCGEMM_OP_N, AsyncGemm.ASYNCGEMM_OP_T
+
+    X = zeros(Float32, 6, 5)
+    @testset "matrix" begin
+        x = operand(X)
+        @test x.data === X && x.op == N && x.ld == 6 && x.stride == 0
+        @test x.dtype == AsyncGemm.ASYNCGEMM_R_32F
+    end
+    @testset "transpose and real adjoint read the parent transposed" begin
+        for wrapped in (transpose(X), X', PermutedDimsArray(X, (2, 1)))
+            x = operand(wrapped)
+            @test x.data === X && x.op == T && x.ld == 6
+        end
+        @test operand(transpose(transpose(X))).op == N
+        @test operand(transpose(X')).op == N
+    end
+    @testset "views with contiguous columns pass their column stride" begin
+        v = view(X, 2:5, 2:4)
+        x = operand(v)
+        @test x.data === v && x.op == N && x.ld == 6
+        @test operand(transpose(v)).op == T && operand(transpose(v)).ld == 6
+    end
+    @testset "leading dimension of degenerate shapes" begin
+        @test operand(zeros(Float32, 7, 1)).ld == 7
+        @test operand(view(X, :, 3:3)).ld == 6
+        @test operand(zeros(Float32, 0, 5)).ld == 1
+        @test operand(zeros(Float32, 4, 0)).ld == 4
+    end
+    @testset "element types" begin
+        @test operand(zeros(Float16, 2, 2)).dtype == AsyncGemm.ASYNCGEMM_R_16F
+        @test operand(zeros(BFloat16, 2, 2)).dtype == AsyncGemm.ASYNCGEMM_R_16BF
+        @test_throws "Float64" operand(zeros(Float64, 2, 2))
+        @test_throws ArgumentError operand(zeros(Int32, 2, 2))
+    end
+    @testset "batches" begin
+        Y = zeros(Float16, 4, 3, 5)
+        y = operand(Y)
+        @test y.op == N && y.ld == 4 && y.stride == 12
+        yt = operand(PermutedDimsArray(Y, (2, 1, 3)))
+        @test yt.data === Y && yt.op == T && yt.ld == 4 && yt.stride == 12
+        @test operand(zeros(Float16, 4, 3, 1)).stride == 0
+        w = operand(view(Y, 1:3, :, 2:4))
+        @test w.ld == 4 && w.stride == 12
+    end
+    @testset "what cannot be read in place throws ArgumentError" begin
+        @test_throws "stride 2 along its first dimension" operand(view(X, 1:2:5, :))
+        @test_throws "stride 2 along its first dimension" operand(transpose(view(X, 1:2:5, :)))
+        @test_throws "conjugates" operand(zeros(ComplexF32, 3, 3)')
+        @test_throws ArgumentError operand(zeros(ComplexF32, 3, 3))
+        @test_throws "matrix or a 3-d batch" operand(zeros(Float32, 3))
+        @test_throws "matrix or a 3-d batch" operand(zeros(Float32, 2, 2, 2, 2))
+        @test_throws ArgumentError operand(PermutedDimsArray(zeros(Float32, 2, 3, 4), (3, 1, 2)))
+        @test_throws ArgumentError operand(view(X, [1, 3], :))
+    end
+    @testset "host arrays are refused before any library call" begin
+        @test_throws "host memory" AsyncGemm.device_operand(X, "A")
+        @test_throws "host memory" matmul!(zeros(Float32, 2, 2), zeros(Float32, 2, 3), zeros(Float32, 3, 2))
+    end
+    @testset "sizes" begin
+        A, B = zeros(Float32, 4, 3), zeros(Float32, 3, 5)
+        @test AsyncGemm.product_dims(zeros(Float32, 4, 5), A, B) == (4, 5, 3, 1)
+        @test_throws DimensionMismatch AsyncGemm.product_dims(zeros(Float32, 4, 5), A, zeros(Float32, 2, 5))
+        @test_throws DimensionMismatch AsyncGemm.product_dims(zeros(Float32, 5, 5), A, B)
+        @test AsyncGemm.product_dims(zeros(Float32, 4, 5, 6), A, zeros(Float32, 3, 5, 6)) == (4, 5, 3, 6)
+        @test AsyncGemm.product_dims(zeros(Float32, 4, 5, 6), zeros(Float32, 4, 3, 1), B) == (4, 5, 3, 6)
+        @test_throws "holds 2 matrices" AsyncGemm.product_dims(zeros(Float32, 4, 5, 6), zeros(Float32, 4, 3, 2), B)
+    end
+    @testset "options" begin
+        @test AsyncGemm.option(AsyncGemm.ALGORITHMS, :simt, "algo") == AsyncGemm.ASYNCGEMM_ALGO_SIMT
+        @test AsyncGemm.option(AsyncGemm.SMEM_LAYOUTS, :swizzled, "layout") == AsyncGemm.ASYNCGEMM_SMEM_SWIZZLED
+        @test_throws ":auto, :simt" AsyncGemm.option(AsyncGemm.ALGORITHMS, :fastest, "algo")
+        @test_throws ArgumentError AsyncGemm.set_math_mode!(:fp16)
+        @test AsyncGemm.math_mode() == :default
+    end
+end
