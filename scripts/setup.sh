@@ -7,6 +7,7 @@ missing=()
 command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v g++ >/dev/null || missing+=(g++)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
 [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
