@@ -13,17 +13,18 @@ See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref) and [`set_math_mo
 """
 module AsyncGemm
 
-using CUDA
+import CUDA
 using LinearAlgebra: Adjoint, Transpose
 using Libdl
 using Preferences: load_preference
 using BFloat16s: BFloat16
 
-# CUDA.jl 6 moved its driver layer into CUDACore; 5.x keeps it in CUDA itself.
+# CUDA.jl 6 moved arrays and the driver layer into CUDACore (which CUDA re-exports); 5.x has them
+# in CUDA itself. Either way GPUToolbox, which provides @gcsafe_ccall, is loaded there.
 const CUDACore = isdefined(CUDA, :CUDACore) ? CUDA.CUDACore : CUDA
-const GPUToolbox = CUDACore.GPUToolbox
-using .CUDACore: CUstream, initialize_context
-using .GPUToolbox: @gcsafe_ccall
+using .CUDACore: CuArray, StridedCuArray, CuPtr, CU_NULL, CuContext, CUstream, context, stream,
+                 initialize_context
+using .CUDACore.GPUToolbox: @gcsafe_ccall
 
 public matmul!, matmul, copy2d!, algorithms, version, functional, set_math_mode!, math_mode,
        AsyncGemmError

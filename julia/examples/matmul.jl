@@ -97,8 +97,7 @@ function run_workload(w::Workload, algorithms)
 end
 
 function main()
-    device = CUDA.device()
-    println("$(CUDA.name(device)), libasyncgemm $(AsyncGemm.version()), CUDA.jl math mode $(CUDA.math_mode())")
+    println("$(CUDA.device()), libasyncgemm $(AsyncGemm.version()), CUDA.jl math mode $(CUDA.math_mode())")
     @printf("%-28s %-15s %10s %9s %9s %12s  %s\n", "workload", "algorithm", "median ms", "TFLOP/s",
             "x cuBLAS", "max rel err", "result")
     algorithms = [:auto; AsyncGemm.algorithms()]

@@ -2,13 +2,17 @@
 @testset "batched matmul!" begin
     m, n, k, count = 33, 20, 47, 4
 
-    # α·A[:, :, i]·B[:, :, i] + β·C0[:, :, i] for every i, batch by batch with CUDA.jl. Broadcasting
-    # materializes views and PermutedDimsArrays as plain CuArrays.
+    # α·A[:, :, i]·B[:, :, i] + β·C0[:, :, i] for every i, batch by batch with CUDA.jl, where a
+    # matrix or a batch of one serves every i. Broadcasting materializes views and
+    # PermutedDimsArrays as plain CuArrays.
     function batched_reference(A, B, C0, α, β)
         A32, B32, C32 = Float32.(A), Float32.(B), Float32.(C0)
-        matrix(X, i) = X[:, :, size(X, 3) == 1 ? 1 : i]
-        slices = [α .* (matrix(A32, i) * matrix(B32, i)) .+ β .* matrix(C32, i) for i in 1:size(C0, 3)]
-        return cat(slices...; dims=3)
+        matrix(X, i) = ndims(X) == 2 ? X : X[:, :, size(X, 3) == 1 ? 1 : i]
+        reference = similar(C32)
+        for i in axes(C32, 3)
+            view(reference, :, :, i) .= α .* (matrix(A32, i) * matrix(B32, i)) .+ β .* matrix(C32, i)
+        end
+        return reference
     end
 
     @testset "$algo $T" for algo in gemm_algorithms(), T in ELEMENTS

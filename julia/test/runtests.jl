@@ -15,7 +15,7 @@ include("helpers.jl")
 @testset "AsyncGemm" begin
     include("mapping.jl")
     if CUDA.functional() && AsyncGemm.functional()
-        @info "GPU tests on $(CUDA.name(CUDA.device())), libasyncgemm $(AsyncGemm.version()), " *
+        @info "GPU tests on $(CUDA.device()), libasyncgemm $(AsyncGemm.version()), " *
               "algorithms $(AsyncGemm.algorithms())"
         include("matmul.jl")
         include("batched.jl")

@@ -3,11 +3,11 @@
     @testset "a stream of one's own" begin
         A, B = device_random(Float16, 300, 200), device_random(Float16, 200, 100)
         D = poisoned(Float32, 300, 100)
-        stream = CuStream()
-        CUDA.stream!(stream) do
+        own = CuStream()
+        CUDA.stream!(own) do
             matmul!(D, A, B)
         end
-        synchronize(stream)
+        synchronize(own)
         @test close_to(D, Float32.(A) * Float32.(B), tolerance(Float32))
     end
 
