@@ -12,11 +12,11 @@ using namespace asyncgemm;
 
 namespace {
 
-// ASYNCGEMM_TEST_ARCHS / ASYNCGEMM_TEST_PTX come from the build: the architectures it compiled.
+// ASYNCGEMM_TEST_ARCHS ("80,90,...") and ASYNCGEMM_TEST_PTX come from the build: what it compiled.
 std::set<uint32_t> expected_sass() {
     std::set<uint32_t> archs;
     std::istringstream list(ASYNCGEMM_TEST_ARCHS);
-    for (std::string arch; std::getline(list, arch, ';');) archs.insert(static_cast<uint32_t>(std::stoul(arch)));
+    for (std::string arch; std::getline(list, arch, ',');) archs.insert(static_cast<uint32_t>(std::stoul(arch)));
     return archs;
 }
 
