@@ -31,12 +31,10 @@ math_mode() = findfirst(==(task_math_mode()), MATH_MODES)
 
 task_math_mode() = get(task_local_storage(), MATH_MODE_KEY, ASYNCGEMM_MATH_DEFAULT)::asyncgemm_math_t
 
-# The handle for the task's context and math mode. The context is made current on this thread
-# first: asyncgemm_create binds the current context, and the library checks each call's stream
-# against the handle's context.
+# The handle for the task's context and math mode (asyncgemm_create binds the current context,
+# which its binding makes the task's).
 function handle()
     require_library()
-    initialize_context()
     key = (context(), task_math_mode())
     @lock handles_lock get!(() -> create_handle(key[2]), handles, key)
 end

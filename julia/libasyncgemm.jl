@@ -1,8 +1,10 @@
 # include/asyncgemm.h in Julia: its enumerations with the header's names and values, and one
 # function per C function with the header's name and argument order. Enumerations travel as Cint,
 # int64_t as Int64, float as Cfloat; device memory as CuPtr, so a CuArray or a strided view of one
-# may be passed where the header takes a matrix. Every function returns the raw status; error.jl
-# turns it into an exception. tests/julia checks all of this against the header and the library.
+# may be passed where the header takes a matrix. As in CUDA.jl's wrappers, a function that binds or
+# launches on the current context first makes the task's context current on this thread (tasks
+# share threads, and may move between them). Every function returns the raw status; error.jl turns
+# it into an exception. tests/julia checks all of this against the header and the library.
 
 @enum asyncgemm_status_t::Cint begin
     ASYNCGEMM_STATUS_SUCCESS = 0
@@ -78,6 +80,7 @@ function asyncgemm_last_error()
 end
 
 function asyncgemm_create(handle)
+    initialize_context()
     @gcsafe_ccall libasyncgemm.asyncgemm_create(handle::Ref{Ptr{Cvoid}})::Cint
 end
 
@@ -104,6 +107,7 @@ function asyncgemm_gemm(handle, order, op_a, op_b, m, n, k,
                         beta, c, type_c, ldc,
                         d, type_d, ldd,
                         algo, stream)
+    initialize_context()
     @gcsafe_ccall libasyncgemm.asyncgemm_gemm(
         handle::Ptr{Cvoid}, order::Cint, op_a::Cint, op_b::Cint, m::Int64, n::Int64, k::Int64,
         alpha::Cfloat, a::CuPtr{Cvoid}, type_a::Cint, lda::Int64,
@@ -119,6 +123,7 @@ function asyncgemm_gemm_strided_batched(handle, order, op_a, op_b, m, n, k,
                                         beta, c, type_c, ldc, stride_c,
                                         d, type_d, ldd, stride_d,
                                         batch_count, algo, stream)
+    initialize_context()
     @gcsafe_ccall libasyncgemm.asyncgemm_gemm_strided_batched(
         handle::Ptr{Cvoid}, order::Cint, op_a::Cint, op_b::Cint, m::Int64, n::Int64, k::Int64,
         alpha::Cfloat, a::CuPtr{Cvoid}, type_a::Cint, lda::Int64, stride_a::Int64,
@@ -131,6 +136,7 @@ end
 function asyncgemm_copy2d(handle, order, op, rows, cols, alpha,
                           src, ld_src, dst, ld_dst, dtype,
                           algo, layout, vector_bytes, stream)
+    initialize_context()
     @gcsafe_ccall libasyncgemm.asyncgemm_copy2d(
         handle::Ptr{Cvoid}, order::Cint, op::Cint, rows::Int64, cols::Int64, alpha::Cfloat,
         src::CuPtr{Cvoid}, ld_src::Int64, dst::CuPtr{Cvoid}, ld_dst::Int64, dtype::Cint,

@@ -8,6 +8,8 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v g++ >/dev/null || missing+=(g++)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v node >/dev/null || missing+=(nodejs)   # the Julia binding checks run under node
+command -v npm >/dev/null || missing+=(npm)
 [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""

@@ -75,16 +75,19 @@ function preprocess(tokens, file) {
         const [, directive, rest] = body.match(/^(\w*)\s*([\s\S]*)$/);
         switch (directive) {
         case 'ifdef': case 'ifndef': case 'if': {
-            const value = directive === 'if' ? evaluate(rest, defines, where) : defines.has(rest.trim());
-            const taking = directive === 'ifndef' ? !value : Boolean(value);
+            if (!live()) {  // inside a skipped branch: skip the whole #if, evaluating nothing
+                stack.push({ taking: false, taken: true });
+                break;
+            }
+            const value = directive === 'if' ? Boolean(evaluate(rest, defines, where)) : defines.has(rest.trim());
+            const taking = directive === 'ifndef' ? !value : value;
             stack.push({ taking, taken: taking });
             break;
         }
         case 'elif': case 'else': {
             const frame = stack.at(-1);
             if (frame === undefined) throw new Error(`${where}: #${directive} without #if`);
-            const value = directive === 'else' || Boolean(evaluate(rest, defines, where));
-            frame.taking = !frame.taken && value;
+            frame.taking = !frame.taken && (directive === 'else' || Boolean(evaluate(rest, defines, where)));
             frame.taken ||= frame.taking;
             break;
         }

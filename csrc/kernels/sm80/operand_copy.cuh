@@ -1,0 +1,118 @@
+// Global -> shared copy of one operand's K-slices into swizzled tiles (sm80_config.h's layout).
+//
+// The tile is stored as it lies in global memory: rows of 16-byte chunks along the contiguous
+// dimension (k for a K-major operand, x for an MN-major one).  A thread copies chunks
+// copy_chunks_per_thread apart by threads, which is a whole number of rows (threads is a multiple of
+// row_chunks), so all its chunks share one column and one swizzle: per slice, the thread's state is
+// one source pointer and how many rows and columns remain inside the matrix.
+//
+// Tails are zero-filled (a product over k past K must add zeros, whatever lies in memory there).  A
+// chunk whose source is 16-byte aligned (vec 8) is one cp.async; vec 4 and 2 split it into 8- and
+// 4-byte cp.async; vec 1 (2-byte aligned only) loads element by element and stores the chunk.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/convert.cuh"
+#include "kernels/common/cp_async.cuh"
+#include "kernels/common/swizzle.h"
+#include "kernels/sm80/sm80_config.h"
+
+namespace asyncgemm::sm80 {
+
+template <typename T, int Config, int TileX>
+class OperandCopy {
+    static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kChunksPerThread = copy_chunks_per_thread(kC, TileX);
+    // Bytes between a thread's chunks: threads chunks, whole rows a multiple of kSwizzleRows apart
+    // (is_valid), so every chunk of the thread has the same swizzle.
+    static constexpr int kThreads = threads(kC);
+    static constexpr int kDstChunkStep = kThreads * kSwizzleChunkBytes;
+
+public:
+    // Operand with `x_extent` rows (m or n) and `k` columns, starting at element `base` of the batch,
+    // of which this block's tile starts at x = x0, k = 0.
+    __device__ __forceinline__ OperandCopy(const T *base, int64_t ld, bool k_major, int64_t x_extent, int64_t k,
+                                           int64_t x0, int vec, int thread)
+        : vec_(vec) {
+        const OperandLayout layout = operand_layout(kC, TileX, k_major);
+        const int row = thread / layout.row_chunks;
+        const int chunk = thread % layout.row_chunks;
+        const int row_step = kThreads / layout.row_chunks;
+        // Global (row, column) of the thread's first chunk; rows and columns are the tile's.
+        const int64_t first_row = (k_major ? x0 : 0) + row;
+        const int64_t first_col = (k_major ? 0 : x0) + static_cast<int64_t>(chunk) * kChunkElements;
+        src_ = base + first_row * ld + first_col;
+        fallback_ = base;
+        row_stride_ = static_cast<int64_t>(row_step) * ld;
+        rows_left_ = (k_major ? x_extent : k) - first_row;
+        cols_left_ = (k_major ? k : x_extent) - first_col;
+        slice_step_ = k_major ? kC.tile_k : kC.tile_k * ld;
+        k_major_ = k_major;
+        dst_offset_ = static_cast<uint32_t>(swizzled_offset(row, chunk, layout.row_chunks));
+        row_step_ = row_step;
+    }
+
+    // Copies the next K-slice into the shared tile `tile` (cp.async: commit and wait before
+    // reading), then steps to the slice after it.
+    __device__ __forceinline__ void copy(char *tile) {
+        switch (vec_) {
+        case 8: copy_slice<8>(tile); break;
+        case 4: copy_slice<4>(tile); break;
+        case 2: copy_slice<2>(tile); break;
+        default: copy_slice<1>(tile); break;
+        }
+        src_ += slice_step_;
+        if (k_major_) {
+            cols_left_ -= kC.tile_k;
+        } else {
+            rows_left_ -= kC.tile_k;
+        }
+    }
+
+private:
+    template <int Vec>
+    __device__ __forceinline__ void copy_slice(char *tile) {
+#pragma unroll
+        for (int i = 0; i < kChunksPerThread; ++i) {
+            copy_chunk<Vec>(tile + dst_offset_ + i * kDstChunkStep, src_ + i * row_stride_, i * row_step_ < rows_left_);
+        }
+    }
+
+    // One 16-byte chunk to shared dst from global src: elements past cols_left_ (or the whole chunk
+    // outside the rows) are zero.
+    template <int Vec>
+    __device__ __forceinline__ void copy_chunk(char *dst, const T *src, bool row_inside) {
+        if constexpr (Vec == 1) {
+            uint16_t elements[kChunkElements];
+#pragma unroll
+            for (int e = 0; e < kChunkElements; ++e) {
+                elements[e] = row_inside && e < cols_left_ ? reinterpret_cast<const uint16_t *>(src)[e] : uint16_t{0};
+            }
+            *reinterpret_cast<Vector<uint16_t, kChunkElements> *>(dst) =
+                *reinterpret_cast<const Vector<uint16_t, kChunkElements> *>(elements);
+        } else {
+            constexpr int kBytes = Vec * kElementBytes;
+#pragma unroll
+            for (int piece = 0; piece < kChunkElements / Vec; ++piece) {
+                const int64_t left = row_inside ? cols_left_ - piece * Vec : 0;
+                const uint32_t bytes = left <= 0 ? 0u : left >= Vec ? kBytes : static_cast<uint32_t>(left) * kElementBytes;
+                cp_async_zfill<kBytes>(dst + piece * kBytes,
+                                       bytes != 0 ? static_cast<const void *>(src + piece * Vec) : fallback_, bytes);
+            }
+        }
+    }
+
+    const T *src_;         // the thread's first chunk of the next slice
+    const T *fallback_;    // a readable address for copies that read nothing
+    int64_t row_stride_;   // elements between the thread's chunks
+    int64_t rows_left_;    // rows of the matrix from the first chunk's row on
+    int64_t cols_left_;    // columns of the matrix from the chunk's first column on
+    int64_t slice_step_;   // elements from one slice's source to the next
+    uint32_t dst_offset_;  // bytes from the tile to the thread's first chunk
+    int row_step_;           // rows between the thread's chunks
+    int vec_;
+    bool k_major_;
+};
+
+}  // namespace asyncgemm::sm80

@@ -1,0 +1,226 @@
+// The tensor-core GEMM family with asynchronous copies (ASYNCGEMM_ALGO_ASYNC_COPY and
+// ASYNCGEMM_ALGO_PIPELINED): tile shapes, shared-memory layout, which thread copies which chunk,
+// and the table of kernels with the heuristic that picks one and its launch geometry.
+//
+// Plain C++17, no CUDA headers: the host planner includes it to pick and launch a kernel, the kernels
+// include it for the same numbers, and tests/unit/test_sm80_config.cpp checks the arithmetic.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/common/host_device.h"
+#include "kernels/common/params.h"
+#include "kernels/common/swizzle.h"
+
+namespace asyncgemm::sm80 {
+
+// ---- tile configuration ----------------------------------------------------------------------
+
+// A block computes a tile_m x tile_n tile of D with warps_m x warps_n warps, each owning a
+// (tile_m / warps_m) x (tile_n / warps_n) warp tile of mma.sync m16n8k16 accumulators.  K is walked
+// in slices of tile_k through `stages` shared buffers per operand: 1 is ALGO_ASYNC_COPY (copy, wait,
+// compute), 2 or more is ALGO_PIPELINED (stages - 1 slices in flight while one is multiplied).
+struct TileConfig {
+    int tile_m, tile_n, tile_k;
+    int warps_m, warps_n;
+    int stages;
+    int min_blocks_per_sm;  // to __launch_bounds__
+};
+
+// tile_k = 64 makes every shared row, K-major (64 k) or MN-major (64 or 128 x), a multiple of 128
+// bytes, so one swizzle (swizzle.h) serves all four majors, and halves the barriers per MMA against
+// tile_k = 32.  Each kernel stays within 96 KB so the family loads on the 99 KB SMs of sm_86/89/120
+// too; on sm_80/90/100 two blocks fit an SM.
+//  0: 128 x 128, 8 warps of 64 x 32, 3 stages  - PIPELINED, problems with a wave of tiles or more
+//  1: 128 x 64,  8 warps of 32 x 32, 4 stages  - PIPELINED, problems with fewer big tiles than SMs
+//  2: 128 x 128, 8 warps of 64 x 32, 1 stage   - ASYNC_COPY, the unpipelined baseline
+inline constexpr TileConfig kTileConfigs[] = {
+    {128, 128, 64, 2, 4, 3, 2},
+    {128, 64, 64, 4, 2, 4, 2},
+    {128, 128, 64, 2, 4, 1, 2},
+};
+inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+inline constexpr int kConfigPipelinedLarge = 0;
+inline constexpr int kConfigPipelinedSmall = 1;
+inline constexpr int kConfigAsyncCopy = 2;
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kElementBytes = 2;  // f16 and bf16
+inline constexpr int kChunkElements = kSwizzleChunkBytes / kElementBytes;  // 8 per 16-byte chunk
+inline constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16;
+
+ASYNCGEMM_HOST_DEVICE constexpr int threads(const TileConfig &c) { return c.warps_m * c.warps_n * kWarpSize; }
+ASYNCGEMM_HOST_DEVICE constexpr int warp_tile_m(const TileConfig &c) { return c.tile_m / c.warps_m; }
+ASYNCGEMM_HOST_DEVICE constexpr int warp_tile_n(const TileConfig &c) { return c.tile_n / c.warps_n; }
+// mma tiles of a warp tile: m16 rows of A fragments, n8 columns of B fragments.
+ASYNCGEMM_HOST_DEVICE constexpr int mma_tiles_m(const TileConfig &c) { return warp_tile_m(c) / kMmaM; }
+ASYNCGEMM_HOST_DEVICE constexpr int mma_tiles_n(const TileConfig &c) { return warp_tile_n(c) / kMmaN; }
+
+// ---- shared-memory layout --------------------------------------------------------------------
+//
+// Each operand tile (tile_x x tile_k, x = m for A, n for B) is stored as it lies in global memory, so
+// a 16-byte cp.async moves 8 contiguous elements without transposing: K-major as tile_x rows of
+// tile_k, MN-major as tile_k rows of tile_x.  ldmatrix reads a K-major tile directly and an MN-major
+// one with .trans.  Chunks are swizzled (swizzle.h), which needs rows of whole 128-byte spans.
+struct OperandLayout {
+    int rows, row_chunks;
+};
+ASYNCGEMM_HOST_DEVICE constexpr OperandLayout operand_layout(const TileConfig &c, int tile_x, bool k_major) {
+    return k_major ? OperandLayout{tile_x, c.tile_k / kChunkElements} : OperandLayout{c.tile_k, tile_x / kChunkElements};
+}
+ASYNCGEMM_HOST_DEVICE constexpr int operand_bytes(const TileConfig &c, int tile_x) {
+    return tile_x * c.tile_k * kElementBytes;
+}
+// One stage: A's tile, then B's.
+ASYNCGEMM_HOST_DEVICE constexpr int stage_bytes(const TileConfig &c) {
+    return operand_bytes(c, c.tile_m) + operand_bytes(c, c.tile_n);
+}
+constexpr uint32_t smem_bytes(const TileConfig &c) {
+    return static_cast<uint32_t>(c.stages) * static_cast<uint32_t>(stage_bytes(c));
+}
+
+// ---- global -> shared copies ----------------------------------------------------------------
+//
+// Chunk i of an operand tile (row i / row_chunks, chunk i % row_chunks) is copied by thread
+// i % threads, so consecutive threads read consecutive 16 bytes of a row: whole 128-byte lines.
+ASYNCGEMM_HOST_DEVICE constexpr int copy_chunks(const TileConfig &c, int tile_x) {
+    return tile_x * c.tile_k / kChunkElements;
+}
+ASYNCGEMM_HOST_DEVICE constexpr int copy_chunks_per_thread(const TileConfig &c, int tile_x) {
+    return copy_chunks(c, tile_x) / threads(c);
+}
+
+// Everything the kernels assume; a new configuration that breaks one fails to compile.
+constexpr bool is_valid(const TileConfig &c) {
+    const bool warps = c.tile_m % (c.warps_m * kMmaM) == 0 && c.tile_n % (c.warps_n * 2 * kMmaN) == 0;
+    const bool swizzle = c.tile_k % (kSwizzleRows * kChunkElements) == 0 && c.tile_m % (kSwizzleRows * kChunkElements) == 0 &&
+                         c.tile_n % (kSwizzleRows * kChunkElements) == 0 && c.tile_k % kMmaK == 0;
+    // operand_copy.cuh: each thread's chunks lie whole numbers of swizzle periods of rows apart.
+    const auto rows_apart = [&](int tile_x, bool k_major) {
+        return threads(c) % operand_layout(c, tile_x, k_major).row_chunks == 0 &&
+               threads(c) / operand_layout(c, tile_x, k_major).row_chunks % kSwizzleRows == 0;
+    };
+    const bool copies = copy_chunks(c, c.tile_m) % threads(c) == 0 && copy_chunks(c, c.tile_n) % threads(c) == 0 &&
+                        rows_apart(c.tile_m, true) && rows_apart(c.tile_m, false) && rows_apart(c.tile_n, true) &&
+                        rows_apart(c.tile_n, false);
+    return warps && swizzle && copies && c.stages >= 1 && c.stages <= 5;
+}
+constexpr bool all_valid() {
+    for (const TileConfig &c : kTileConfigs) {
+        if (!is_valid(c)) return false;
+    }
+    return true;
+}
+static_assert(all_valid(), "a TileConfig breaks an assumption of the sm80 kernels");
+
+// ---- the kernels -----------------------------------------------------------------------------
+//
+// Majors are a run-time property (ldmatrix or ldmatrix.trans per operand, a uniform branch, and the
+// copy's row/chunk shape), so a kernel serves all four: one kernel per input type and configuration.
+struct KernelInfo {
+    const char *name;       // extern "C" symbol in the sm80 fatbin
+    DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
+    int config;             // index into kTileConfigs
+    uint32_t dynamic_smem;  // bytes of dynamic shared memory at launch
+};
+
+constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config) {
+    return {name, type_ab, config, smem_bytes(kTileConfigs[config])};
+}
+
+// Names: asyncgemm_sm80_gemm_<type_ab>_<tile_m>x<tile_n>x<tile_k>_s<stages>.  sm80_gemm.cu checks at
+// compile time that each of its kernels matches its entry here.
+inline constexpr KernelInfo kKernels[] = {
+    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3", kF16, kConfigPipelinedLarge),
+    kernel_info("asyncgemm_sm80_gemm_f16_128x64x64_s4", kF16, kConfigPipelinedSmall),
+    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s1", kF16, kConfigAsyncCopy),
+    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s3", kBF16, kConfigPipelinedLarge),
+    kernel_info("asyncgemm_sm80_gemm_bf16_128x64x64_s4", kBF16, kConfigPipelinedSmall),
+    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s1", kBF16, kConfigAsyncCopy),
+};
+inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
+
+// Index into kKernels of the kernel for these inputs, -1 if there is none.
+constexpr int kernel_index(int32_t type_ab, int config) {
+    for (int i = 0; i < kKernelCount; ++i) {
+        if (kKernels[i].type_ab == type_ab && kKernels[i].config == config) return i;
+    }
+    return -1;
+}
+
+// ---- choosing and launching ------------------------------------------------------------------
+
+constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The configuration for a problem of m x n x batch on sm_count SMs.  ASYNC_COPY has one.  PIPELINED
+// takes the 128 x 128 tile unless its tiles would not fill every SM once (1024 x 1024 has 64 of them
+// for 132 SMs), where the 128 x 64 tile doubles the blocks at the same 8 warps each.
+constexpr int choose_config(bool pipelined, int64_t m, int64_t n, int64_t batch_count, int sm_count) {
+    if (!pipelined) return kConfigAsyncCopy;
+    const TileConfig &large = kTileConfigs[kConfigPipelinedLarge];
+    const int64_t large_tiles = ceil_div(m, large.tile_m) * ceil_div(n, large.tile_n) * batch_count;
+    return large_tiles < sm_count ? kConfigPipelinedSmall : kConfigPipelinedLarge;
+}
+
+// Widest global -> shared copy, in elements: one 16-byte chunk along the contiguous dimension.
+inline constexpr int32_t kMaxVector = kChunkElements;
+
+// vec_a / vec_b for an operand at byte address `address` with leading dimension `ld` and batch
+// stride `batch_stride` (elements): the widest power of two up to kMaxVector whose vectors stay
+// aligned in every row of every batch.  8 is one 16-byte cp.async per chunk, 4 and 2 are 8- and
+// 4-byte cp.async, 1 is element-wise loads (cp.async cannot copy 2 bytes).
+constexpr int32_t vector_width(uint64_t address, int64_t ld, int64_t batch_stride) {
+    int32_t vec = kMaxVector;
+    while (vec > 1 && (address % (kElementBytes * static_cast<uint64_t>(vec)) != 0 || ld % vec != 0 ||
+                       batch_stride % vec != 0)) {
+        vec /= 2;
+    }
+    return vec;
+}
+
+// Tile rows walked together by the grouped raster (kernels/common/raster.h).
+inline constexpr int32_t kRasterGroup = 8;
+
+struct Launch {
+    int kernel;             // index into kKernels; -1: no kernel serves the problem
+    uint32_t grid_x;        // grid = (grid_x, 1, grid_z)
+    uint32_t grid_z;
+    uint32_t block_x;       // block = (block_x, 1, 1)
+    uint32_t dynamic_smem;  // bytes
+};
+
+inline constexpr int64_t kMaxGridX = 2147483647;  // 2^31 - 1
+inline constexpr int64_t kMaxGridZ = 65535;       // larger batch counts loop inside the kernel
+inline constexpr int64_t kMaxSlices = int64_t{1} << 30;  // the kernels count K-slices in an int
+
+// True when the family serves these input types: f16 or bf16 A and B (any C/D type).
+constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {
+    return (type_ab == kF16 || type_ab == kBF16) && (type_cd == kF32 || type_cd == kF16 || type_cd == kBF16);
+}
+
+// Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
+// types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:
+// vec_a, vec_b, tiles_m, tiles_n, raster_group.  Returns the kernel and its launch geometry; kernel
+// is -1 (and p untouched) when the types have no kernel, the tiles do not fit one grid, or K has
+// 2^30 slices or more.
+inline Launch prepare_launch(GemmParams &p, bool pipelined, int sm_count) {
+    const Launch none{-1, 0, 0, 0, 0};
+    if (!supports_types(p.type_ab, p.type_cd) || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
+    const int index = kernel_index(p.type_ab, choose_config(pipelined, p.m, p.n, p.batch_count, sm_count));
+    const KernelInfo &kernel = kKernels[index];
+    const TileConfig &config = kTileConfigs[kernel.config];
+    const int64_t tiles_m = ceil_div(p.m, config.tile_m);
+    const int64_t tiles_n = ceil_div(p.n, config.tile_n);
+    if (tiles_m > kMaxGridX / tiles_n || p.k / config.tile_k >= kMaxSlices) return none;
+    p.vec_a = vector_width(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
+    p.vec_b = vector_width(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
+    p.tiles_m = static_cast<int32_t>(tiles_m);
+    p.tiles_n = static_cast<int32_t>(tiles_n);
+    p.raster_group = kRasterGroup;
+    return {index, static_cast<uint32_t>(tiles_m * tiles_n),
+            static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
+            static_cast<uint32_t>(threads(config)), kernel.dynamic_smem};
+}
+
+}  // namespace asyncgemm::sm80

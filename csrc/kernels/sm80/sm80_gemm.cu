@@ -1,0 +1,140 @@
+// Tensor-core GEMM with asynchronous copies (ASYNCGEMM_ALGO_ASYNC_COPY and ASYNCGEMM_ALGO_PIPELINED):
+// D = alpha * A·B + beta * C with f16 or bf16 A and B, fp32 accumulation, f32/f16/bf16 C and D, any
+// majors (a run-time choice), any sizes and alignments, batched.
+//
+// A block computes one tile of D (sm80_config.h).  Each K-slice of A and B is copied global ->
+// shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
+// mma.sync m16n8k16 on ldmatrix fragments (warp_tile.cuh) and stores it through the epilogue
+// (epilogue.cuh).  With one stage (ASYNC_COPY) a slice is copied, waited for and multiplied in
+// turn; with `stages` stages (PIPELINED) stages - 1 slices are in flight while one is multiplied.
+// Blocks visit tiles in grouped order (raster.h) and loop over the batch along blockIdx.z.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "kernels/common/cp_async.cuh"
+#include "kernels/common/params.h"
+#include "kernels/common/raster.h"
+#include "kernels/sm80/epilogue.cuh"
+#include "kernels/sm80/operand_copy.cuh"
+#include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/warp_tile.cuh"
+
+namespace asyncgemm::sm80 {
+namespace {
+
+// T: __half or __nv_bfloat16, the element type of A and B.
+template <typename T, int Config>
+__device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kStages = kC.stages;
+    extern __shared__ __align__(128) char smem[];
+    const auto a_tile = [&](int stage) { return smem + stage * stage_bytes(kC); };
+    const auto b_tile = [&](int stage) { return smem + stage * stage_bytes(kC) + operand_bytes(kC, kC.tile_m); };
+
+    const TileCoord coord = grouped_tile(static_cast<int32_t>(blockIdx.x), p.tiles_m, p.tiles_n, p.raster_group);
+    const int64_t m0 = static_cast<int64_t>(coord.m) * kC.tile_m;
+    const int64_t n0 = static_cast<int64_t>(coord.n) * kC.tile_n;
+    const int thread = static_cast<int>(threadIdx.x);
+    const int warp = thread / kWarpSize;
+    const int lane = thread % kWarpSize;
+
+    // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.  prepare_launch
+    // keeps the slice count an int.
+    const bool has_product = p.k > 0 && p.alpha != 0.f;
+    const int slices = has_product ? static_cast<int>((p.k + kC.tile_k - 1) / kC.tile_k) : 0;
+    const float alpha = has_product ? p.alpha : 0.f;
+
+    for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
+        OperandCopy<T, Config, kC.tile_m> copy_a(static_cast<const T *>(p.a) + batch * p.stride_a, p.lda,
+                                                 p.a_k_major != 0, p.m, p.k, m0, p.vec_a, thread);
+        OperandCopy<T, Config, kC.tile_n> copy_b(static_cast<const T *>(p.b) + batch * p.stride_b, p.ldb,
+                                                 p.b_k_major != 0, p.n, p.k, n0, p.vec_b, thread);
+        WarpTile<T, Config> tile(p.a_k_major != 0, p.b_k_major != 0, warp, lane);
+        const auto copy_slice = [&](int stage) {
+            copy_a.copy(a_tile(stage));
+            copy_b.copy(b_tile(stage));
+        };
+        const auto multiply = [&](int stage) { tile.multiply(smem_addr(a_tile(stage)), smem_addr(b_tile(stage))); };
+
+        if constexpr (kStages == 1) {
+            // Copy, wait for all of it, let every thread see it, multiply, and let every thread
+            // finish reading before the next copy overwrites the tile.
+            for (int s = 0; s < slices; ++s) {
+                copy_slice(0);
+                cp_async_commit();
+                cp_async_wait<0>();
+                __syncthreads();
+                multiply(0);
+                __syncthreads();
+            }
+        } else {
+            // Prologue: slices 0 .. stages - 2, one cp.async group each (empty past the end, so every
+            // wait below counts the same number of groups).
+#pragma unroll
+            for (int s = 0; s < kStages - 1; ++s) {
+                if (s < slices) copy_slice(s);
+                cp_async_commit();
+            }
+            int read_stage = 0;            // holds slice s
+            int write_stage = kStages - 1;  // receives slice s + stages - 1
+            for (int s = 0; s < slices; ++s) {
+                // Slice s has landed for this thread; the barrier makes it every thread's, and
+                // tells every thread that slice s - 1's stage (write_stage) is no longer read.
+                cp_async_wait<kStages - 2>();
+                __syncthreads();
+                if (s + kStages - 1 < slices) copy_slice(write_stage);
+                cp_async_commit();
+                multiply(read_stage);
+                read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
+                write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
+            }
+        }
+
+        switch (p.type_cd) {
+        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, lane); break;
+        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, lane); break;
+        case kBF16: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha, lane); break;
+        default: break;
+        }
+
+        // The next batch's prologue refills the stages: every thread must be done reading them.
+        cp_async_wait<0>();
+        __syncthreads();
+    }
+}
+
+template <typename T>
+constexpr DType kDType = kF16;
+template <>
+constexpr DType kDType<__nv_bfloat16> = kBF16;
+
+constexpr bool same_name(const char *a, const char *b) {
+    while (*a != '\0' && *a == *b) ++a, ++b;
+    return *a == *b;
+}
+
+}  // namespace
+}  // namespace asyncgemm::sm80
+
+// One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
+#define ASYNCGEMM_SM80_KERNEL(NAME, T, CONFIG)                                                                    \
+    extern "C" __global__ void __launch_bounds__(                                                                 \
+        asyncgemm::sm80::threads(asyncgemm::sm80::kTileConfigs[CONFIG]),                                          \
+        asyncgemm::sm80::kTileConfigs[CONFIG].min_blocks_per_sm) NAME(const asyncgemm::GemmParams params) {       \
+        asyncgemm::sm80::sm80_gemm<T, CONFIG>(params);                                                            \
+    }                                                                                                             \
+    static_assert(asyncgemm::sm80::kernel_index(asyncgemm::sm80::kDType<T>, CONFIG) >= 0 &&                       \
+                      asyncgemm::sm80::same_name(                                                                 \
+                          asyncgemm::sm80::kKernels[asyncgemm::sm80::kernel_index(asyncgemm::sm80::kDType<T>,     \
+                                                                                  CONFIG)]                        \
+                              .name,                                                                              \
+                          #NAME),                                                                                 \
+                  #NAME " does not match its kKernels entry")
+
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s3, __half, asyncgemm::sm80::kConfigPipelinedLarge);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x64x64_s4, __half, asyncgemm::sm80::kConfigPipelinedSmall);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s1, __half, asyncgemm::sm80::kConfigAsyncCopy);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedLarge);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x64x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedSmall);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s1, __nv_bfloat16, asyncgemm::sm80::kConfigAsyncCopy);

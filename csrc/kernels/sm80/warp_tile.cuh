@@ -1,0 +1,126 @@
+// A warp's share of the block tile: mma.sync m16n8k16 accumulators in fp32 and the ldmatrix loads
+// that feed them from the swizzled shared tiles.
+//
+// One ldmatrix.x4 fetches a 16 (x) x 16 (k) block of an operand as four 8x8 matrices, matrix q at
+// x + 8 (q % 2), k + 8 (q / 2): for A that is the m16k16 fragment itself, for B the k16 x n8
+// fragments of two neighbouring n8 tiles.  Lane 8q + r points at row r of matrix q: in a K-major
+// tile row x + r, chunk k / 8; in an MN-major tile (read with .trans) row k + r, chunk x / 8.  Those
+// rows are r mod 8, so the swizzle of every load is the lane's fixed XOR with r.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/cp_async.cuh"
+#include "kernels/common/mma_sm80.cuh"
+#include "kernels/common/swizzle.h"
+#include "kernels/sm80/sm80_config.h"
+
+namespace asyncgemm::sm80 {
+
+// Where one lane's ldmatrix rows lie in one operand's tile; x blocks and k steps are whole 16 x 16
+// blocks, which move along rows or chunks depending on the major (a uniform run-time choice).
+class FragmentAddress {
+public:
+    // warp_x: the warp tile's first x in the block tile.
+    __device__ __forceinline__ FragmentAddress(int tile_x, int tile_k, bool k_major, int warp_x, int lane)
+        : k_major_(k_major), swizzle_(lane % kSwizzleRows) {
+        const int q = lane / 8;
+        const int r = lane % 8;
+        const int row_chunks = k_major ? tile_k / kChunkElements : tile_x / kChunkElements;
+        const int row_bytes = row_chunks * kSwizzleChunkBytes;
+        const int lane_row = k_major ? warp_x + (q % 2) * 8 + r : (q / 2) * 8 + r;
+        lane_chunk_ = k_major ? q / 2 : warp_x / kChunkElements + q % 2;
+        lane_offset_ = static_cast<uint32_t>(lane_row * row_bytes);
+        block_row_bytes_ = static_cast<uint32_t>(16 * row_bytes);
+    }
+
+    // ldmatrix.x4 of the 16 x 16 block at x = 16 * x_block (from the warp's first x), k = 16 * k_step.
+    __device__ __forceinline__ void load(uint32_t (&r)[4], uint32_t tile, int x_block, int k_step) const {
+        const int row_block = k_major_ ? x_block : k_step;
+        const int chunk = lane_chunk_ + 2 * (k_major_ ? k_step : x_block);
+        const uint32_t address = tile + lane_offset_ + row_block * block_row_bytes_ +
+                                 static_cast<uint32_t>((chunk ^ swizzle_) * kSwizzleChunkBytes);
+        if (k_major_) {
+            ldmatrix_x4(r, address);
+        } else {
+            ldmatrix_x4_trans(r, address);
+        }
+    }
+
+private:
+    bool k_major_;
+    int swizzle_;
+    int lane_chunk_;
+    uint32_t lane_offset_;
+    uint32_t block_row_bytes_;
+};
+
+// T: __half or __nv_bfloat16.  The warp at (warp / warps_n, warp % warps_n) of the warp grid owns
+// rows warp_m0 .. + warp_tile_m and columns warp_n0 .. + warp_tile_n of the block tile.
+template <typename T, int Config>
+class WarpTile {
+    static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kTilesM = mma_tiles_m(kC);
+    static constexpr int kTilesN = mma_tiles_n(kC);
+    static constexpr int kSteps = kC.tile_k / kMmaK;
+
+    struct Fragments {
+        uint32_t a[kTilesM][4];
+        uint32_t b[kTilesN][2];
+    };
+
+public:
+    __device__ __forceinline__ WarpTile(bool a_k_major, bool b_k_major, int warp, int lane)
+        : warp_m0(warp / kC.warps_n * warp_tile_m(kC)),
+          warp_n0(warp % kC.warps_n * warp_tile_n(kC)),
+          a_(kC.tile_m, kC.tile_k, a_k_major, warp_m0, lane),
+          b_(kC.tile_n, kC.tile_k, b_k_major, warp_n0, lane) {
+#pragma unroll
+        for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+            for (int j = 0; j < kTilesN; ++j) {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+            }
+        }
+    }
+
+    // acc += the slice held in the shared tiles at a_tile, b_tile.  The fragments of step s + 1 are
+    // loaded before the MMAs of step s, so the ldmatrix latency hides behind them.
+    __device__ __forceinline__ void multiply(uint32_t a_tile, uint32_t b_tile) {
+        Fragments frag[2];
+        load(frag[0], a_tile, b_tile, 0);
+#pragma unroll
+        for (int s = 0; s < kSteps; ++s) {
+            if (s + 1 < kSteps) load(frag[(s + 1) % 2], a_tile, b_tile, s + 1);
+#pragma unroll
+            for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+                for (int j = 0; j < kTilesN; ++j) mma_m16n8k16<T>(acc[i][j], frag[s % 2].a[i], frag[s % 2].b[j]);
+            }
+        }
+    }
+
+    const int warp_m0, warp_n0;
+    float acc[kTilesM][kTilesN][4];  // mma tile (i, j): rows warp_m0 + 16 i, columns warp_n0 + 8 j
+
+private:
+    __device__ __forceinline__ void load(Fragments &f, uint32_t a_tile, uint32_t b_tile, int step) const {
+#pragma unroll
+        for (int i = 0; i < kTilesM; ++i) a_.load(f.a[i], a_tile, i, step);
+#pragma unroll
+        for (int j = 0; j < kTilesN; j += 2) {
+            // Matrices 0 and 2 are k 0-7 and 8-15 of n8 tile j, matrices 1 and 3 those of tile j + 1.
+            uint32_t r[4];
+            b_.load(r, b_tile, j / 2, step);
+            f.b[j][0] = r[0];
+            f.b[j][1] = r[2];
+            f.b[j + 1][0] = r[1];
+            f.b[j + 1][1] = r[3];
+        }
+    }
+
+    FragmentAddress a_, b_;
+};
+
+}  // namespace asyncgemm::sm80
