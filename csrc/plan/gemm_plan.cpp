@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "plan/simt_plan.h"
+#include "plan/sm80_plan.h"
 
 namespace asyncgemm::plan {
 namespace {
@@ -12,13 +13,16 @@ namespace {
 Family family_of(asyncgemm_algo_t algo) {
     switch (algo) {
     case ASYNCGEMM_ALGO_SIMT: return Family::Simt;
+    case ASYNCGEMM_ALGO_ASYNC_COPY:
+    case ASYNCGEMM_ALGO_PIPELINED: return Family::Sm80;
     default: return Family::Count;
     }
 }
 
-// The fastest available algorithm for the problem.  Today only SIMT exists; the tensor-core
-// families take over f16/bf16 (and TF32) as they are added.
-asyncgemm_algo_t choose_auto(const Handle &handle) {
+// The fastest available algorithm for the problem: tensor cores for 16-bit inputs, fp32 FMA
+// otherwise (and wherever no tensor-core family loaded).
+asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
+    if (sm80_supports(params) && algo_available(handle, ASYNCGEMM_ALGO_PIPELINED)) return ASYNCGEMM_ALGO_PIPELINED;
     if (algo_available(handle, ASYNCGEMM_ALGO_SIMT)) return ASYNCGEMM_ALGO_SIMT;
     fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
 }
@@ -33,17 +37,19 @@ bool algo_available(const Handle &handle, asyncgemm_algo_t algo) {
 
 void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     validate(args);
-    asyncgemm_algo_t algo = args.algo;
-    if (algo == ASYNCGEMM_ALGO_AUTO) {
-        algo = choose_auto(handle);
-    } else if (!algo_available(handle, algo)) {
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " is not available on " +
+    if (args.algo != ASYNCGEMM_ALGO_AUTO && !algo_available(handle, args.algo))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " is not available on " +
                                                  handle.device().name + " in this build");
-    }
-    if (is_empty(args)) return;
     const GemmParams params = canonicalize(args);
+    const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params) : args.algo;
+    if (family_of(algo) == Family::Sm80 && !sm80_supports(params))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " needs f16 or bf16 A and B (got " +
+                                                 dtype_name(params.type_ab) + ")");
+    if (is_empty(args)) return;
     switch (algo) {
     case ASYNCGEMM_ALGO_SIMT: launch_simt(handle, params, stream); return;
+    case ASYNCGEMM_ALGO_ASYNC_COPY:
+    case ASYNCGEMM_ALGO_PIPELINED: launch_sm80(handle, params, algo, stream); return;
     default: fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string("no launcher for ") + algo_name(algo));
     }
 }

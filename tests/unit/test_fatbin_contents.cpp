@@ -23,7 +23,7 @@ std::set<uint32_t> expected_sass() {
 }  // namespace
 
 TEST_CASE("portable families hold SASS for each built architecture and compute_80 PTX") {
-    for (Family family : {Family::Copy, Family::Simt}) {
+    for (Family family : {Family::Copy, Family::Simt, Family::Sm80}) {
         CAPTURE(family_name(family));
         std::set<uint32_t> sass, ptx;
         for (const FatbinEntry &e : fatbin_entries(embedded_fatbin(family)))

@@ -35,7 +35,7 @@ public:
     __device__ __forceinline__ OperandCopy(const T *base, int64_t ld, bool k_major, int64_t x_extent, int64_t k,
                                            int64_t x0, int vec, int thread)
         : vec_(vec) {
-        const OperandLayout layout = operand_layout(kC, TileX, k_major);
+        const OperandLayout layout = operand_layout(TileX, kC.tile_k, k_major);
         const int row = thread / layout.row_chunks;
         const int chunk = thread % layout.row_chunks;
         const int row_step = kThreads / layout.row_chunks;

@@ -31,14 +31,15 @@ struct TileConfig {
 // tile_k = 64 makes every shared row, K-major (64 k) or MN-major (64 or 128 x), a multiple of 128
 // bytes, so one swizzle (swizzle.h) serves all four majors, and halves the barriers per MMA against
 // tile_k = 32.  Each kernel stays within 96 KB so the family loads on the 99 KB SMs of sm_86/89/120
-// too; on sm_80/90/100 two blocks fit an SM.
+// too.  The 128 x 128 kernels hold 64 fp32 accumulators and two steps of fragments per thread
+// (about 180 registers), so they run one block per SM; the 128 x 64 one fits 128 registers, two.
 //  0: 128 x 128, 8 warps of 64 x 32, 3 stages  - PIPELINED, problems with a wave of tiles or more
 //  1: 128 x 64,  8 warps of 32 x 32, 4 stages  - PIPELINED, problems with fewer big tiles than SMs
 //  2: 128 x 128, 8 warps of 64 x 32, 1 stage   - ASYNC_COPY, the unpipelined baseline
 inline constexpr TileConfig kTileConfigs[] = {
-    {128, 128, 64, 2, 4, 3, 2},
+    {128, 128, 64, 2, 4, 3, 1},
     {128, 64, 64, 4, 2, 4, 2},
-    {128, 128, 64, 2, 4, 1, 2},
+    {128, 128, 64, 2, 4, 1, 1},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigPipelinedLarge = 0;
@@ -66,8 +67,8 @@ ASYNCGEMM_HOST_DEVICE constexpr int mma_tiles_n(const TileConfig &c) { return wa
 struct OperandLayout {
     int rows, row_chunks;
 };
-ASYNCGEMM_HOST_DEVICE constexpr OperandLayout operand_layout(const TileConfig &c, int tile_x, bool k_major) {
-    return k_major ? OperandLayout{tile_x, c.tile_k / kChunkElements} : OperandLayout{c.tile_k, tile_x / kChunkElements};
+ASYNCGEMM_HOST_DEVICE constexpr OperandLayout operand_layout(int tile_x, int tile_k, bool k_major) {
+    return k_major ? OperandLayout{tile_x, tile_k / kChunkElements} : OperandLayout{tile_k, tile_x / kChunkElements};
 }
 ASYNCGEMM_HOST_DEVICE constexpr int operand_bytes(const TileConfig &c, int tile_x) {
     return tile_x * c.tile_k * kElementBytes;
@@ -98,8 +99,8 @@ constexpr bool is_valid(const TileConfig &c) {
                          c.tile_n % (kSwizzleRows * kChunkElements) == 0 && c.tile_k % kMmaK == 0;
     // operand_copy.cuh: each thread's chunks lie whole numbers of swizzle periods of rows apart.
     const auto rows_apart = [&](int tile_x, bool k_major) {
-        return threads(c) % operand_layout(c, tile_x, k_major).row_chunks == 0 &&
-               threads(c) / operand_layout(c, tile_x, k_major).row_chunks % kSwizzleRows == 0;
+        return threads(c) % operand_layout(tile_x, c.tile_k, k_major).row_chunks == 0 &&
+               threads(c) / operand_layout(tile_x, c.tile_k, k_major).row_chunks % kSwizzleRows == 0;
     };
     const bool copies = copy_chunks(c, c.tile_m) % threads(c) == 0 && copy_chunks(c, c.tile_n) % threads(c) == 0 &&
                         rows_apart(c.tile_m, true) && rows_apart(c.tile_m, false) && rows_apart(c.tile_n, true) &&

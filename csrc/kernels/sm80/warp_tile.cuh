@@ -23,11 +23,10 @@ class FragmentAddress {
 public:
     // warp_x: the warp tile's first x in the block tile.
     __device__ __forceinline__ FragmentAddress(int tile_x, int tile_k, bool k_major, int warp_x, int lane)
-        : k_major_(k_major), swizzle_(lane % kSwizzleRows) {
+        : swizzle_(lane % kSwizzleRows) {
         const int q = lane / 8;
         const int r = lane % 8;
-        const int row_chunks = k_major ? tile_k / kChunkElements : tile_x / kChunkElements;
-        const int row_bytes = row_chunks * kSwizzleChunkBytes;
+        const int row_bytes = operand_layout(tile_x, tile_k, k_major).row_chunks * kSwizzleChunkBytes;
         const int lane_row = k_major ? warp_x + (q % 2) * 8 + r : (q / 2) * 8 + r;
         lane_chunk_ = k_major ? q / 2 : warp_x / kChunkElements + q % 2;
         lane_offset_ = static_cast<uint32_t>(lane_row * row_bytes);
@@ -35,12 +34,14 @@ public:
     }
 
     // ldmatrix.x4 of the 16 x 16 block at x = 16 * x_block (from the warp's first x), k = 16 * k_step.
+    // KMajor must be the major the address was built for (the caller branches once per slice).
+    template <bool KMajor>
     __device__ __forceinline__ void load(uint32_t (&r)[4], uint32_t tile, int x_block, int k_step) const {
-        const int row_block = k_major_ ? x_block : k_step;
-        const int chunk = lane_chunk_ + 2 * (k_major_ ? k_step : x_block);
+        const int row_block = KMajor ? x_block : k_step;
+        const int chunk = lane_chunk_ + 2 * (KMajor ? k_step : x_block);
         const uint32_t address = tile + lane_offset_ + row_block * block_row_bytes_ +
                                  static_cast<uint32_t>((chunk ^ swizzle_) * kSwizzleChunkBytes);
-        if (k_major_) {
+        if constexpr (KMajor) {
             ldmatrix_x4(r, address);
         } else {
             ldmatrix_x4_trans(r, address);
@@ -48,7 +49,6 @@ public:
     }
 
 private:
-    bool k_major_;
     int swizzle_;
     int lane_chunk_;
     uint32_t lane_offset_;
@@ -73,6 +73,8 @@ public:
     __device__ __forceinline__ WarpTile(bool a_k_major, bool b_k_major, int warp, int lane)
         : warp_m0(warp / kC.warps_n * warp_tile_m(kC)),
           warp_n0(warp % kC.warps_n * warp_tile_n(kC)),
+          a_k_major_(a_k_major),
+          b_k_major_(b_k_major),
           a_(kC.tile_m, kC.tile_k, a_k_major, warp_m0, lane),
           b_(kC.tile_n, kC.tile_k, b_k_major, warp_n0, lane) {
 #pragma unroll
@@ -85,14 +87,36 @@ public:
         }
     }
 
-    // acc += the slice held in the shared tiles at a_tile, b_tile.  The fragments of step s + 1 are
-    // loaded before the MMAs of step s, so the ldmatrix latency hides behind them.
+    // acc += the slice held in the shared tiles at a_tile, b_tile.  The majors pick ldmatrix or
+    // ldmatrix.trans once per slice: a branch around each load would cut the instruction stream
+    // into pieces ptxas cannot interleave.
+    __device__ __forceinline__ void multiply(uint32_t a_tile, uint32_t b_tile) {
+        if (a_k_major_) {
+            if (b_k_major_) {
+                multiply<true, true>(a_tile, b_tile);
+            } else {
+                multiply<true, false>(a_tile, b_tile);
+            }
+        } else if (b_k_major_) {
+            multiply<false, true>(a_tile, b_tile);
+        } else {
+            multiply<false, false>(a_tile, b_tile);
+        }
+    }
+
+    const int warp_m0, warp_n0;
+    float acc[kTilesM][kTilesN][4];  // mma tile (i, j): rows warp_m0 + 16 i, columns warp_n0 + 8 j
+
+private:
+    // The fragments of step s + 1 are loaded before the MMAs of step s, so the ldmatrix latency
+    // hides behind them.
+    template <bool AKMajor, bool BKMajor>
     __device__ __forceinline__ void multiply(uint32_t a_tile, uint32_t b_tile) {
         Fragments frag[2];
-        load(frag[0], a_tile, b_tile, 0);
+        load<AKMajor, BKMajor>(frag[0], a_tile, b_tile, 0);
 #pragma unroll
         for (int s = 0; s < kSteps; ++s) {
-            if (s + 1 < kSteps) load(frag[(s + 1) % 2], a_tile, b_tile, s + 1);
+            if (s + 1 < kSteps) load<AKMajor, BKMajor>(frag[(s + 1) % 2], a_tile, b_tile, s + 1);
 #pragma unroll
             for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
@@ -101,18 +125,15 @@ public:
         }
     }
 
-    const int warp_m0, warp_n0;
-    float acc[kTilesM][kTilesN][4];  // mma tile (i, j): rows warp_m0 + 16 i, columns warp_n0 + 8 j
-
-private:
+    template <bool AKMajor, bool BKMajor>
     __device__ __forceinline__ void load(Fragments &f, uint32_t a_tile, uint32_t b_tile, int step) const {
 #pragma unroll
-        for (int i = 0; i < kTilesM; ++i) a_.load(f.a[i], a_tile, i, step);
+        for (int i = 0; i < kTilesM; ++i) a_.template load<AKMajor>(f.a[i], a_tile, i, step);
 #pragma unroll
         for (int j = 0; j < kTilesN; j += 2) {
             // Matrices 0 and 2 are k 0-7 and 8-15 of n8 tile j, matrices 1 and 3 those of tile j + 1.
             uint32_t r[4];
-            b_.load(r, b_tile, j / 2, step);
+            b_.template load<BKMajor>(r, b_tile, j / 2, step);
             f.b[j][0] = r[0];
             f.b[j][1] = r[2];
             f.b[j + 1][0] = r[1];
@@ -120,6 +141,7 @@ private:
         }
     }
 
+    bool a_k_major_, b_k_major_;
     FragmentAddress a_, b_;
 };
 
