@@ -1,10 +1,11 @@
 // cp.async (sm_80+): global -> shared copies that bypass registers, grouped and waited on per thread.
 //
-// cuda_pipeline.h offers these with compile-time sizes only; predicated tails need either the source
-// size as a run-time value (bytes past it are zero-filled) or the ignore-src predicate (all zeros,
-// the source not read at all, so it may point past the end of the matrix), so the copies are
-// wrapped here.  The predicate form is cheaper: a run-time source size costs address arithmetic on
-// every copy.  Group commit and wait come from cuda_pipeline.h.
+// cuda_pipeline.h offers these without a predicate; predicated tails need the ignore-src form (all
+// zeros, the source not read at all, so it may point past the end of the matrix), so the copy is
+// wrapped here.  There is deliberately no partial (run-time source size) copy: it costs address
+// arithmetic on every copy, and compute-sanitizer reports it as reading the whole vector, so a
+// vector that a row ends inside goes through registers instead.  Group commit and wait come from
+// cuda_pipeline.h.
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -14,23 +15,6 @@ namespace asyncgemm {
 
 __device__ __forceinline__ uint32_t smem_addr(const void *ptr) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
-}
-
-// cp.async.{ca,cg}.shared.global [dst], [src], Bytes, src_bytes: copies src_bytes (0..Bytes) and
-// zero-fills the rest of the Bytes-wide destination.  16-byte copies use .cg (L2 only: the tile is
-// read once per block, so L1 would only be polluted); 4- and 8-byte copies must use .ca.
-template <int Bytes>
-__device__ __forceinline__ void cp_async_zfill(void *dst_smem, const void *src_global, uint32_t src_bytes) {
-    static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
-    if constexpr (Bytes == 16) {
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst_smem)),
-                     "l"(src_global), "r"(src_bytes)
-                     : "memory");
-    } else {
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(smem_addr(dst_smem)),
-                     "l"(src_global), "n"(Bytes), "r"(src_bytes)
-                     : "memory");
-    }
 }
 
 // cp.async.{ca,cg}.shared.global [dst], [src], Bytes, ignore_src: Bytes from src, or Bytes of zeros

@@ -47,7 +47,7 @@ __device__ __forceinline__ void fill_stage_async(const CopyParams &p, const Tile
         const int row = slice.row(i);
         char *slot = stage + layout.offset(row, slice.col_bytes);
         if (row < src.rows)
-            cp_async_zfill<VecBytes>(slot, column + row * m.ld_bytes, VecBytes);
+            cp_async_or_zero<VecBytes>(smem_addr(slot), column + row * m.ld_bytes, false);
         else
             *reinterpret_cast<V *>(slot) = V{};
     }

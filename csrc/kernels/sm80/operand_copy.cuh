@@ -8,7 +8,8 @@
 //
 // Tails are zero-filled (a product over k past K must add zeros, whatever lies in memory there).  A
 // chunk whose source is 16-byte aligned (vec 8) is one cp.async; vec 4 and 2 split it into 8- and
-// 4-byte cp.async; vec 1 (2-byte aligned only) loads element by element and stores the chunk.
+// 4-byte cp.async; vec 1 (2-byte aligned only), and a vector the matrix's row ends inside, load
+// element by element and store through registers.
 #pragma once
 
 #include <stdint.h>
@@ -96,9 +97,19 @@ private:
 #pragma unroll
             for (int piece = 0; piece < kChunkElements / Vec; ++piece) {
                 const int64_t left = row_inside ? cols_left_ - piece * Vec : 0;
-                const uint32_t bytes = left <= 0 ? 0u : left >= Vec ? kBytes : static_cast<uint32_t>(left) * kElementBytes;
-                cp_async_zfill<kBytes>(dst + piece * kBytes,
-                                       bytes != 0 ? static_cast<const void *>(src + piece * Vec) : fallback_, bytes);
+                char *piece_dst = dst + piece * kBytes;
+                if (left >= Vec || left <= 0) {
+                    // Whole vector or none: cp.async, zero-filled without reading when outside.
+                    cp_async_or_zero<kBytes>(smem_addr(piece_dst), left > 0 ? src + piece * Vec : fallback_, left <= 0);
+                } else {
+                    // The row ends inside this vector: a partial cp.async would be reported (by
+                    // compute-sanitizer) as reading the whole vector past the allocation, so the few
+                    // elements of a ragged edge go through registers.
+                    const auto *elements = reinterpret_cast<const uint16_t *>(src + piece * Vec);
+#pragma unroll
+                    for (int e = 0; e < Vec; ++e)
+                        reinterpret_cast<uint16_t *>(piece_dst)[e] = e < left ? elements[e] : uint16_t{0};
+                }
             }
         }
     }
