@@ -81,37 +81,29 @@ private:
     }
 
     // One 16-byte chunk to shared dst from global src: elements past cols_left_ (or the whole chunk
-    // outside the rows) are zero.
+    // outside the rows) are zero.  A chunk wholly inside is Vec-element cp.async pieces, one wholly
+    // outside is zero-filled without reading, and one the matrix's row ends inside goes through
+    // registers (a partial cp.async would be reported by compute-sanitizer as reading the whole
+    // vector past the allocation).
     template <int Vec>
     __device__ __forceinline__ void copy_chunk(char *dst, const T *src, bool row_inside) {
-        if constexpr (Vec == 1) {
-            uint16_t elements[kChunkElements];
-#pragma unroll
-            for (int e = 0; e < kChunkElements; ++e) {
-                elements[e] = row_inside && e < cols_left_ ? reinterpret_cast<const uint16_t *>(src)[e] : uint16_t{0};
-            }
-            *reinterpret_cast<Vector<uint16_t, kChunkElements> *>(dst) =
-                *reinterpret_cast<const Vector<uint16_t, kChunkElements> *>(elements);
-        } else {
+        const int64_t cols = row_inside ? cols_left_ : 0;
+        if constexpr (Vec > 1) {
             constexpr int kBytes = Vec * kElementBytes;
+            if (cols >= kChunkElements || cols <= 0) {
 #pragma unroll
-            for (int piece = 0; piece < kChunkElements / Vec; ++piece) {
-                const int64_t left = row_inside ? cols_left_ - piece * Vec : 0;
-                char *piece_dst = dst + piece * kBytes;
-                if (left >= Vec || left <= 0) {
-                    // Whole vector or none: cp.async, zero-filled without reading when outside.
-                    cp_async_or_zero<kBytes>(smem_addr(piece_dst), left > 0 ? src + piece * Vec : fallback_, left <= 0);
-                } else {
-                    // The row ends inside this vector: a partial cp.async would be reported (by
-                    // compute-sanitizer) as reading the whole vector past the allocation, so the few
-                    // elements of a ragged edge go through registers.
-                    const auto *elements = reinterpret_cast<const uint16_t *>(src + piece * Vec);
-#pragma unroll
-                    for (int e = 0; e < Vec; ++e)
-                        reinterpret_cast<uint16_t *>(piece_dst)[e] = e < left ? elements[e] : uint16_t{0};
-                }
+                for (int piece = 0; piece < kChunkElements / Vec; ++piece)
+                    cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), cols > 0 ? src + piece * Vec : fallback_,
+                                             cols <= 0);
+                return;
             }
         }
+        uint16_t elements[kChunkElements];
+#pragma unroll
+        for (int e = 0; e < kChunkElements; ++e)
+            elements[e] = e < cols ? reinterpret_cast<const uint16_t *>(src)[e] : uint16_t{0};
+        *reinterpret_cast<Vector<uint16_t, kChunkElements> *>(dst) =
+            *reinterpret_cast<const Vector<uint16_t, kChunkElements> *>(elements);
     }
 
     const T *src_;         // the thread's first chunk of the next slice
