@@ -114,6 +114,13 @@ asyncgemm_status_t asyncgemm_set_math_mode(asyncgemm_handle_t handle, asyncgemm_
     });
 }
 
+asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handle, int enable) {
+    return guarded("asyncgemm_set_autotune", [&] {
+        checked(handle);
+        handle->impl->set_autotune(enable != 0);
+    });
+}
+
 asyncgemm_status_t asyncgemm_algo_available(asyncgemm_handle_t handle, asyncgemm_algo_t algo, int *available) {
     return guarded("asyncgemm_algo_available", [&] {
         const asyncgemm::Handle &h = checked(handle);

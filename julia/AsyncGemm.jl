@@ -9,7 +9,8 @@ in place, never copied.
     A = CUDA.rand(Float16, 4096, 4096); B = CUDA.rand(Float16, 4096, 4096)
     C = AsyncGemm.matmul(A, transpose(B); algo=:auto)
 
-See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref) and [`set_math_mode!`](@ref).
+See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref), [`set_math_mode!`](@ref) and
+[`set_autotune!`](@ref).
 """
 module AsyncGemm
 
@@ -27,7 +28,7 @@ using .CUDACore: CuArray, StridedCuArray, CuPtr, CU_NULL, CuContext, CUstream, c
 using .CUDACore.GPUToolbox: @gcsafe_ccall
 
 public matmul!, matmul, copy2d!, algorithms, version, functional, set_math_mode!, math_mode,
-       AsyncGemmError
+       set_autotune!, AsyncGemmError
 
 include("library.jl")
 include("libasyncgemm.jl")

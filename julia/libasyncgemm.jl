@@ -142,3 +142,7 @@ function asyncgemm_copy2d(handle, order, op, rows, cols, alpha,
         src::CuPtr{Cvoid}, ld_src::Int64, dst::CuPtr{Cvoid}, ld_dst::Int64, dtype::Cint,
         algo::Cint, layout::Cint, vector_bytes::Cint, stream::CUstream)::Cint
 end
+
+function asyncgemm_set_autotune(handle, enable)
+    @gcsafe_ccall libasyncgemm.asyncgemm_set_autotune(handle::Ptr{Cvoid}, enable::Cint)::Cint
+end

@@ -20,38 +20,46 @@
 namespace asyncgemm {
 
 // Every entry point the library calls, with the PFN type of its ABI at kDriverApiVersion: where a
-// name has several ABIs (cuCtxGetDevice, cuCtxSynchronize, cuStreamGetCtx) it is the newest one.
-#define ASYNCGEMM_DRIVER_ENTRY_POINTS(X)                               \
-    X(cuInit, PFN_cuInit_v2000)                                        \
-    X(cuDriverGetVersion, PFN_cuDriverGetVersion_v2020)                \
-    X(cuGetErrorName, PFN_cuGetErrorName_v6000)                        \
-    X(cuGetErrorString, PFN_cuGetErrorString_v6000)                    \
-    X(cuDeviceGetCount, PFN_cuDeviceGetCount_v2000)                    \
-    X(cuDeviceGet, PFN_cuDeviceGet_v2000)                              \
-    X(cuDeviceGetAttribute, PFN_cuDeviceGetAttribute_v2000)            \
-    X(cuDeviceGetName, PFN_cuDeviceGetName_v2000)                      \
-    X(cuDevicePrimaryCtxRetain, PFN_cuDevicePrimaryCtxRetain_v7000)    \
-    X(cuDevicePrimaryCtxRelease, PFN_cuDevicePrimaryCtxRelease_v11000) \
-    X(cuCtxGetCurrent, PFN_cuCtxGetCurrent_v4000)                      \
-    X(cuCtxPushCurrent, PFN_cuCtxPushCurrent_v4000)                    \
-    X(cuCtxPopCurrent, PFN_cuCtxPopCurrent_v4000)                      \
-    X(cuCtxGetDevice, PFN_cuCtxGetDevice_v13000)                       \
-    X(cuCtxSynchronize, PFN_cuCtxSynchronize_v13000)                   \
-    X(cuStreamGetCtx, PFN_cuStreamGetCtx_v12050)                       \
-    X(cuStreamIsCapturing, PFN_cuStreamIsCapturing_v10000)             \
-    X(cuLibraryLoadData, PFN_cuLibraryLoadData_v12000)                 \
-    X(cuLibraryUnload, PFN_cuLibraryUnload_v12000)                     \
-    X(cuLibraryGetKernel, PFN_cuLibraryGetKernel_v12000)               \
-    X(cuKernelGetFunction, PFN_cuKernelGetFunction_v12000)             \
-    X(cuFuncLoad, PFN_cuFuncLoad_v12040)                               \
-    X(cuFuncGetAttribute, PFN_cuFuncGetAttribute_v2020)                \
-    X(cuFuncSetAttribute, PFN_cuFuncSetAttribute_v9000)                \
-    X(cuFuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040)               \
-    X(cuLaunchKernelEx, PFN_cuLaunchKernelEx_v11060)                   \
-    X(cuTensorMapEncodeTiled, PFN_cuTensorMapEncodeTiled_v12000)       \
-    X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                \
-    X(cuMemFree, PFN_cuMemFree_v3020)                                  \
-    X(cuMemcpyHtoD, PFN_cuMemcpyHtoD_v3020)                            \
+// name has several ABIs (cuCtxGetDevice, cuCtxSynchronize, cuStreamGetCtx, cuEventElapsedTime) it
+// is the newest one.
+#define ASYNCGEMM_DRIVER_ENTRY_POINTS(X)                                                \
+    X(cuInit, PFN_cuInit_v2000)                                                         \
+    X(cuDriverGetVersion, PFN_cuDriverGetVersion_v2020)                                 \
+    X(cuGetErrorName, PFN_cuGetErrorName_v6000)                                         \
+    X(cuGetErrorString, PFN_cuGetErrorString_v6000)                                     \
+    X(cuDeviceGetCount, PFN_cuDeviceGetCount_v2000)                                     \
+    X(cuDeviceGet, PFN_cuDeviceGet_v2000)                                               \
+    X(cuDeviceGetAttribute, PFN_cuDeviceGetAttribute_v2000)                             \
+    X(cuDeviceGetName, PFN_cuDeviceGetName_v2000)                                       \
+    X(cuDevicePrimaryCtxRetain, PFN_cuDevicePrimaryCtxRetain_v7000)                     \
+    X(cuDevicePrimaryCtxRelease, PFN_cuDevicePrimaryCtxRelease_v11000)                  \
+    X(cuCtxGetCurrent, PFN_cuCtxGetCurrent_v4000)                                       \
+    X(cuCtxPushCurrent, PFN_cuCtxPushCurrent_v4000)                                     \
+    X(cuCtxPopCurrent, PFN_cuCtxPopCurrent_v4000)                                       \
+    X(cuCtxGetDevice, PFN_cuCtxGetDevice_v13000)                                        \
+    X(cuCtxSynchronize, PFN_cuCtxSynchronize_v13000)                                    \
+    X(cuStreamGetCtx, PFN_cuStreamGetCtx_v12050)                                        \
+    X(cuStreamIsCapturing, PFN_cuStreamIsCapturing_v10000)                              \
+    X(cuStreamSynchronize, PFN_cuStreamSynchronize_v2000)                               \
+    X(cuEventCreate, PFN_cuEventCreate_v2000)                                           \
+    X(cuEventRecord, PFN_cuEventRecord_v2000)                                           \
+    X(cuEventSynchronize, PFN_cuEventSynchronize_v2000)                                 \
+    X(cuEventElapsedTime, PFN_cuEventElapsedTime_v12080)                                \
+    X(cuEventDestroy, PFN_cuEventDestroy_v4000)                                         \
+    X(cuLibraryLoadData, PFN_cuLibraryLoadData_v12000)                                  \
+    X(cuLibraryUnload, PFN_cuLibraryUnload_v12000)                                      \
+    X(cuLibraryGetKernel, PFN_cuLibraryGetKernel_v12000)                                \
+    X(cuKernelGetFunction, PFN_cuKernelGetFunction_v12000)                              \
+    X(cuFuncLoad, PFN_cuFuncLoad_v12040)                                                \
+    X(cuFuncGetAttribute, PFN_cuFuncGetAttribute_v2020)                                 \
+    X(cuFuncSetAttribute, PFN_cuFuncSetAttribute_v9000)                                 \
+    X(cuFuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040)                                \
+    X(cuLaunchKernelEx, PFN_cuLaunchKernelEx_v11060)                                    \
+    X(cuTensorMapEncodeTiled, PFN_cuTensorMapEncodeTiled_v12000)                        \
+    X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                                 \
+    X(cuMemFree, PFN_cuMemFree_v3020)                                                   \
+    X(cuMemsetD16Async, PFN_cuMemsetD16Async_v3020)                                     \
+    X(cuMemcpyHtoD, PFN_cuMemcpyHtoD_v3020)                                             \
     X(cuMemcpyDtoH, PFN_cuMemcpyDtoH_v3020)
 
 // The driver's entry points, named like the driver functions: api.cuLaunchKernelEx(...).

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "kernels/sm80/sm80_config.h"
+#include "plan/autotune.h"
 #include "plan/kernel_table.h"
 
 namespace asyncgemm::plan {
@@ -26,8 +27,14 @@ bool sm80_supports(const GemmParams &params) { return sm80::supports_types(param
 void launch_sm80(const Handle &handle, GemmParams params, asyncgemm_algo_t algo, void *stream) {
     if (algo != ASYNCGEMM_ALGO_ASYNC_COPY && algo != ASYNCGEMM_ALGO_PIPELINED)
         fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "launch_sm80: algo is neither ASYNC_COPY nor PIPELINED");
-    const sm80::Launch launch =
-        sm80::prepare_launch(params, algo == ASYNCGEMM_ALGO_PIPELINED, handle.device().sm_count);
+    const int config = algo == ASYNCGEMM_ALGO_PIPELINED
+                           ? pipelined_config(handle, params, stream)
+                           : sm80::choose_config(false, params.m, params.n, params.batch_count, handle.device().sm_count);
+    launch_sm80_config(handle, params, config, stream);
+}
+
+void launch_sm80_config(const Handle &handle, GemmParams params, int config, void *stream) {
+    const sm80::Launch launch = sm80::prepare_launch_config(params, config);
     if (launch.kernel < 0)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_ASYNC_COPY / PIPELINED: the problem is too large for one "
                                              "launch (more than 2^31 - 1 output tiles, or k of 2^36 or more)");

@@ -1,6 +1,8 @@
 #include "runtime/handle.h"
 
 #include <cuda.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <array>
 #include <string>
@@ -88,6 +90,11 @@ std::string unavailable_message(Family family, Unavailable why, const DeviceInfo
     if (why == Unavailable::NoCode) return message + "the library has no code for this architecture";
     return message + "they need more shared memory per block than its " +
            std::to_string(device.max_smem_per_block_optin) + " bytes";
+}
+
+bool autotune_requested_by_environment() {
+    const char *value = getenv("ASYNCGEMM_AUTOTUNE");
+    return value != nullptr && strcmp(value, "1") == 0;
 }
 
 // NULL, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD name a stream of whichever context is current.
@@ -198,9 +205,11 @@ std::unique_ptr<Handle> Handle::create_for_device(int device, const KernelTable 
 }
 
 Handle::Handle(std::unique_ptr<Impl> impl, DeviceInfo device)
-    : impl_(std::move(impl)), device_(std::move(device)) {}
+    : impl_(std::move(impl)), device_(std::move(device)), autotune_(autotune_requested_by_environment()) {}
 
 Handle::~Handle() = default;
+
+CUcontext Handle::context() const { return impl_->context; }
 
 bool Handle::family_available(Family family) const {
     const auto index = static_cast<size_t>(family);

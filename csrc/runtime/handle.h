@@ -2,8 +2,9 @@
 //
 // Creation does all the slow work (driver load, library load, function lookup, attributes), so a
 // launch only checks the stream's context and calls cuLaunchKernelEx: nothing is allocated, loaded
-// or configured on the launch path, and launches capture cleanly into CUDA graphs.  A handle may be
-// used from several threads at once: after creation it is immutable except for the math mode.
+// or configured on the launch path, and launches capture cleanly into CUDA graphs (the autotuner,
+// plan/autotune.h, allocates outside capture only).  A handle may be used from several threads at
+// once: after creation it is immutable except for the math mode and the autotune switch.
 #pragma once
 
 #include <atomic>
@@ -13,6 +14,8 @@
 
 #include "asyncgemm.h"
 #include "runtime/kernel_table.h"
+
+struct CUctx_st;  // CUcontext, without cuda.h
 
 namespace asyncgemm {
 
@@ -51,6 +54,14 @@ public:
     asyncgemm_math_t math_mode() const { return math_mode_.load(std::memory_order_relaxed); }
     void set_math_mode(asyncgemm_math_t mode) { math_mode_.store(mode, std::memory_order_relaxed); }
 
+    // Whether the first call of a shape bucket times the candidate kernels (plan/autotune.h).  Starts
+    // on when the environment variable ASYNCGEMM_AUTOTUNE is "1" at creation.
+    bool autotune() const { return autotune_.load(std::memory_order_relaxed); }
+    void set_autotune(bool enable) { autotune_.store(enable, std::memory_order_relaxed); }
+
+    // The CUDA context the handle binds (a CUcontext).
+    CUctx_st *context() const;
+
     struct Impl;
 
 private:
@@ -58,6 +69,7 @@ private:
     std::unique_ptr<Impl> impl_;
     DeviceInfo device_;
     std::atomic<asyncgemm_math_t> math_mode_{ASYNCGEMM_MATH_DEFAULT};
+    std::atomic<bool> autotune_;
 };
 
 }  // namespace asyncgemm

@@ -161,6 +161,8 @@ static void check_handle(asyncgemm_handle_t handle) {
           ASYNCGEMM_STATUS_SUCCESS);
     check("asyncgemm_set_math_mode(DEFAULT)", asyncgemm_set_math_mode(handle, ASYNCGEMM_MATH_DEFAULT), EXACTLY,
           ASYNCGEMM_STATUS_SUCCESS);
+    check("asyncgemm_set_autotune(1)", asyncgemm_set_autotune(handle, 1), EXACTLY, ASYNCGEMM_STATUS_SUCCESS);
+    check("asyncgemm_set_autotune(0)", asyncgemm_set_autotune(handle, 0), EXACTLY, ASYNCGEMM_STATUS_SUCCESS);
     for (algo = ASYNCGEMM_ALGO_AUTO; algo <= ASYNCGEMM_ALGO_SM100_TCGEN05; ++algo) {
         char call[64];
         int available = -7;
@@ -209,6 +211,7 @@ int main(int argc, char **argv) {
     check("asyncgemm_destroy(NULL)", asyncgemm_destroy(NULL), EXACTLY, ASYNCGEMM_STATUS_SUCCESS);
 
     check_null_handle("asyncgemm_set_math_mode(NULL, TF32)", asyncgemm_set_math_mode(NULL, ASYNCGEMM_MATH_TF32));
+    check_null_handle("asyncgemm_set_autotune(NULL, 1)", asyncgemm_set_autotune(NULL, 1));
     check_refused_calls(NULL, check_null_handle);
 
     handle = sentinel;

@@ -202,13 +202,15 @@ constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {
 
 // Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
 // types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:
-// vec_a, vec_b, tiles_m, tiles_n, raster_group.  Returns the kernel and its launch geometry; kernel
-// is -1 (and p untouched) when the types have no kernel, the tiles do not fit one grid, or K has
-// 2^30 slices or more.
-inline Launch prepare_launch(GemmParams &p, bool pipelined, int sm_count) {
+// vec_a, vec_b, tiles_m, tiles_n, raster_group, for the kernel of configuration `config_index` (into
+// kTileConfigs: choose_config's, or an autotuned one).  Returns the kernel and its launch
+// geometry; kernel is -1 (and p untouched) when the types or the configuration have no kernel, the
+// tiles do not fit one grid, or K has 2^30 slices or more.
+inline Launch prepare_launch_config(GemmParams &p, int config_index) {
     const Launch none{-1, 0, 0, 0, 0};
     if (!supports_types(p.type_ab, p.type_cd) || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
-    const int index = kernel_index(p.type_ab, choose_config(pipelined, p.m, p.n, p.batch_count, sm_count));
+    const int index = kernel_index(p.type_ab, config_index);
+    if (index < 0) return none;
     const KernelInfo &kernel = kKernels[index];
     const TileConfig &config = kTileConfigs[kernel.config];
     const int64_t tiles_m = ceil_div(p.m, config.tile_m);
@@ -222,6 +224,11 @@ inline Launch prepare_launch(GemmParams &p, bool pipelined, int sm_count) {
     return {index, static_cast<uint32_t>(tiles_m * tiles_n),
             static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
             static_cast<uint32_t>(threads(config)), kernel.dynamic_smem};
+}
+
+// prepare_launch_config with the heuristic's configuration for ASYNC_COPY or PIPELINED.
+inline Launch prepare_launch(GemmParams &p, bool pipelined, int sm_count) {
+    return prepare_launch_config(p, choose_config(pipelined, p.m, p.n, p.batch_count, sm_count));
 }
 
 }  // namespace asyncgemm::sm80

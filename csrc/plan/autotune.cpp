@@ -1,0 +1,213 @@
+#include "plan/autotune.h"
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "driver/context_scope.h"
+#include "driver/driver.h"
+#include "driver/errors.h"
+#include "kernels/sm80/sm80_config.h"
+#include "plan/autotune_cache.h"
+#include "plan/sm80_plan.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+// Every candidate runs once untimed (clocks, instruction cache, TLBs), then kSamples times over
+// kLaunchesPerSample back-to-back launches, candidates taking turns so that a drifting clock hits
+// all of them alike.  A candidate's score is its best sample.
+constexpr int kSamples = 3;
+constexpr int kLaunchesPerSample = 5;
+
+// Scratch inputs hold 1/16 in every element: not zeros, which draw less power than real data and so
+// run at clocks no real call sees.
+constexpr unsigned short kOneSixteenthF16 = 0x2C00;
+constexpr unsigned short kOneSixteenthBF16 = 0x3D80;
+
+// The PIPELINED configurations with a kernel for these input types.
+std::vector<int> candidates(int32_t type_ab) {
+    std::vector<int> configs;
+    for (int config = 0; config < sm80::kTileConfigCount; ++config) {
+        if (sm80::kTileConfigs[config].stages >= 2 && sm80::kernel_index(type_ab, config) >= 0)
+            configs.push_back(config);
+    }
+    return configs;
+}
+
+// One cache per GPU model (name and compute capability), shared by every handle on such a GPU.
+AutotuneCache &cache_for(const DeviceInfo &device) {
+    static std::mutex mutex;
+    // Never destroyed, like the driver: a handle may still be used while static objects are destroyed.
+    static auto &caches = *new std::map<std::string, std::unique_ptr<AutotuneCache>>();
+    const GpuIdentity gpu{device.name, device.cc_major, device.cc_minor};
+    const std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<AutotuneCache> &cache = caches[cache_header(gpu)];
+    if (!cache) cache = std::make_unique<AutotuneCache>(default_cache_directory(), gpu, sm80::kTileConfigCount);
+    return *cache;
+}
+
+// True when `stream` is not being captured into a graph.  A failed query (the legacy stream while
+// another stream captures, say) counts as capturing.
+bool outside_capture(const DriverApi &api, CUstream stream) {
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_ACTIVE;
+    return api.cuStreamIsCapturing(stream, &status) == CUDA_SUCCESS && status == CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+// x * y, refusing scratch sizes that do not fit 64 bits (no allocation could serve them anyway).
+int64_t scratch_product(int64_t x, int64_t y) {
+    int64_t product = 0;
+    if (__builtin_mul_overflow(x, y, &product))
+        fail(ASYNCGEMM_STATUS_OUT_OF_MEMORY, "autotune: scratch buffers larger than 2^63 bytes");
+    return product;
+}
+
+// Device memory for the scope: cuMemAlloc, cuMemFree.
+class DeviceBuffer {
+public:
+    DeviceBuffer(const DriverApi &api, int64_t bytes) : api_(api) {
+        check(api.cuMemAlloc(&address_, static_cast<size_t>(bytes)), "cuMemAlloc");
+    }
+    ~DeviceBuffer() { api_.cuMemFree(address_); }
+    DeviceBuffer(const DeviceBuffer &) = delete;
+    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+    CUdeviceptr address() const { return address_; }
+    void *pointer() const { return reinterpret_cast<void *>(address_); }
+
+private:
+    const DriverApi &api_;
+    CUdeviceptr address_ = 0;
+};
+
+// A timing event for the scope: cuEventCreate, cuEventDestroy.
+class Event {
+public:
+    explicit Event(const DriverApi &api) : api_(api) { check(api.cuEventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate"); }
+    ~Event() { api_.cuEventDestroy(event_); }
+    Event(const Event &) = delete;
+    Event &operator=(const Event &) = delete;
+    CUevent get() const { return event_; }
+
+private:
+    const DriverApi &api_;
+    CUevent event_ = nullptr;
+};
+
+// Waits for everything queued on the stream when the scope ends, however it ends: declared after the
+// scratch buffers, it keeps them alive until the last kernel that reads them has finished.
+class StreamDrain {
+public:
+    StreamDrain(const DriverApi &api, CUstream stream) : api_(api), stream_(stream) {}
+    ~StreamDrain() { api_.cuStreamSynchronize(stream_); }
+    StreamDrain(const StreamDrain &) = delete;
+    StreamDrain &operator=(const StreamDrain &) = delete;
+
+private:
+    const DriverApi &api_;
+    CUstream stream_;
+};
+
+// The problem timed in the caller's place: its extents, types, majors and broadcasts, on dense
+// scratch operands whose rows are padded to whole 16-byte chunks (every candidate then copies with
+// its widest vectors: the tiles are compared, not the fallback copies), alpha = 1 and no C.
+struct ScratchProblem {
+    GemmParams params;
+    int64_t a_elements, b_elements, d_elements;
+};
+
+ScratchProblem scratch_problem(const GemmParams &problem) {
+    const auto padded = [](int64_t extent) { return sm80::ceil_div(extent, sm80::kMaxVector) * sm80::kMaxVector; };
+    ScratchProblem scratch{problem, 0, 0, 0};
+    GemmParams &p = scratch.params;
+    p.lda = padded(p.a_k_major ? p.k : p.m);
+    p.stride_a = problem.stride_a == 0 ? 0 : scratch_product(p.a_k_major ? p.m : p.k, p.lda);
+    p.ldb = padded(p.b_k_major ? p.k : p.n);
+    p.stride_b = problem.stride_b == 0 ? 0 : scratch_product(p.b_k_major ? p.n : p.k, p.ldb);
+    p.ldd = padded(p.n);
+    p.stride_d = scratch_product(p.m, p.ldd);
+    p.c = nullptr;
+    p.ldc = p.ldd;
+    p.stride_c = 0;
+    p.alpha = 1.0f;
+    p.beta = 0.0f;
+    const auto elements = [&](int64_t stride, int64_t rows, int64_t ld) {
+        return stride == 0 ? scratch_product(rows, ld) : scratch_product(stride, p.batch_count);
+    };
+    scratch.a_elements = elements(p.stride_a, p.a_k_major ? p.m : p.k, p.lda);
+    scratch.b_elements = elements(p.stride_b, p.b_k_major ? p.n : p.k, p.ldb);
+    scratch.d_elements = elements(p.stride_d, p.m, p.ldd);
+    return scratch;
+}
+
+// The fastest of `configs` (two or more) for `problem`, timed on scratch buffers on `stream` in the
+// handle's context.  Throws on any driver error; frees everything it allocated either way.
+int fastest_config(const Handle &handle, const GemmParams &problem, const std::vector<int> &configs,
+                   CUstream stream) {
+    const DriverApi &api = driver();
+    ContextScope scope(api, handle.context());
+    ScratchProblem scratch = scratch_problem(problem);
+    const int64_t d_element_bytes = problem.type_cd == kF32 ? 4 : 2;
+    const DeviceBuffer a(api, scratch_product(scratch.a_elements, sm80::kElementBytes));
+    const DeviceBuffer b(api, scratch_product(scratch.b_elements, sm80::kElementBytes));
+    const DeviceBuffer d(api, scratch_product(scratch.d_elements, d_element_bytes));
+    const StreamDrain drain(api, stream);
+    const Event start(api), stop(api);
+
+    const unsigned short fill = problem.type_ab == kBF16 ? kOneSixteenthBF16 : kOneSixteenthF16;
+    check(api.cuMemsetD16Async(a.address(), fill, static_cast<size_t>(scratch.a_elements), stream), "cuMemsetD16Async");
+    check(api.cuMemsetD16Async(b.address(), fill, static_cast<size_t>(scratch.b_elements), stream), "cuMemsetD16Async");
+    GemmParams &params = scratch.params;
+    params.a = a.pointer();
+    params.b = b.pointer();
+    params.d = d.pointer();
+
+    for (const int config : configs) launch_sm80_config(handle, params, config, stream);
+    std::vector<float> best(configs.size(), std::numeric_limits<float>::infinity());
+    for (int sample = 0; sample < kSamples; ++sample) {
+        for (size_t i = 0; i < configs.size(); ++i) {
+            check(api.cuEventRecord(start.get(), stream), "cuEventRecord");
+            for (int launch = 0; launch < kLaunchesPerSample; ++launch)
+                launch_sm80_config(handle, params, configs[i], stream);
+            check(api.cuEventRecord(stop.get(), stream), "cuEventRecord");
+            check(api.cuEventSynchronize(stop.get()), "cuEventSynchronize");
+            float milliseconds = 0.0f;
+            check(api.cuEventElapsedTime(&milliseconds, start.get(), stop.get()), "cuEventElapsedTime");
+            best[i] = std::min(best[i], milliseconds);
+        }
+    }
+    return configs[static_cast<size_t>(std::min_element(best.begin(), best.end()) - best.begin())];
+}
+
+}  // namespace
+
+int pipelined_config(const Handle &handle, const GemmParams &params, void *stream) {
+    const int heuristic = sm80::choose_config(true, params.m, params.n, params.batch_count, handle.device().sm_count);
+    if (!handle.autotune() || params.k == 0) return heuristic;
+    const std::vector<int> configs = candidates(params.type_ab);
+    if (configs.size() < 2) return heuristic;
+    try {
+        AutotuneCache &cache = cache_for(handle.device());
+        const ShapeBucket bucket = bucket_of(params);
+        const std::optional<int> known = cache.find(bucket);
+        if (known && std::find(configs.begin(), configs.end(), *known) != configs.end()) return *known;
+        const auto cu_stream = static_cast<CUstream>(stream);
+        if (!outside_capture(driver(), cu_stream)) return heuristic;
+        const int winner = fastest_config(handle, params, configs, cu_stream);
+        cache.remember(bucket, winner);
+        return winner;
+    } catch (const std::exception &) {
+        // Tuning only ever speeds a call up: whatever went wrong, the heuristic serves this one.
+        return heuristic;
+    }
+}
+
+}  // namespace asyncgemm::plan

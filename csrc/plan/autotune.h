@@ -1,0 +1,23 @@
+// Autotuning of the PIPELINED tile configuration (ASYNCGEMM_AUTOTUNE=1, asyncgemm_set_autotune): the
+// first call of a shape bucket times every candidate kernel on scratch buffers, and the winner serves
+// every later call of the bucket, in this process and, through the disk cache
+// (plan/autotune_cache.h), in later ones.
+#pragma once
+
+#include "kernels/common/params.h"
+#include "runtime/handle.h"
+
+namespace asyncgemm::plan {
+
+// The configuration (an index into sm80::kTileConfigs) for a PIPELINED launch of the canonical
+// problem `params` on `stream`:
+//  - the heuristic's (sm80::choose_config) when the handle does not autotune, k is 0, or one
+//    configuration is the only candidate;
+//  - else the bucket's remembered winner;
+//  - else, when `stream` is not being captured into a graph, the fastest candidate timed now (and
+//    remembered); while it is, the heuristic's, remembered nowhere.
+// Timing allocates its own buffers and never touches the caller's.  Nothing here fails the call: any
+// error while tuning gives the heuristic's choice and leaves the bucket untuned.
+int pipelined_config(const Handle &handle, const GemmParams &params, void *stream);
+
+}  // namespace asyncgemm::plan

@@ -1,0 +1,354 @@
+#include "plan/autotune_cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <charconv>
+#include <vector>
+
+#include "asyncgemm.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+// Bumped whenever a line's meaning changes; older and newer files are then foreign, never misread.
+constexpr int kCacheFormat = 1;
+
+constexpr int64_t kLargestBucket = int64_t{1} << 62;
+
+// A cache file larger than this is not one this library wrote (a bucket line is under 64 bytes).
+constexpr size_t kMaxFileBytes = size_t{16} << 20;
+
+constexpr const char *kHeaderPrefix = "asyncgemm-autotune ";
+
+const char *dtype_token(int32_t dtype) {
+    switch (dtype) {
+    case kF32: return "f32";
+    case kF16: return "f16";
+    case kBF16: return "bf16";
+    default: return "?";
+    }
+}
+
+std::optional<int32_t> parse_dtype(const std::string &token) {
+    for (const int32_t dtype : {kF32, kF16, kBF16}) {
+        if (token == dtype_token(dtype)) return dtype;
+    }
+    return std::nullopt;
+}
+
+// A whole decimal string as an integer; nullopt for anything else (signs, spaces, overflow).
+template <typename Int>
+std::optional<Int> parse_integer(const std::string &text) {
+    Int value{};
+    const char *end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end) return std::nullopt;
+    return value;
+}
+
+std::vector<std::string> split(const std::string &text, char separator) {
+    std::vector<std::string> parts;
+    size_t begin = 0;
+    for (size_t end; (end = text.find(separator, begin)) != std::string::npos; begin = end + 1)
+        parts.push_back(text.substr(begin, end - begin));
+    parts.push_back(text.substr(begin));
+    return parts;
+}
+
+std::string version_string() {
+    return std::to_string(ASYNCGEMM_VERSION_MAJOR) + "." + std::to_string(ASYNCGEMM_VERSION_MINOR) + "." +
+           std::to_string(ASYNCGEMM_VERSION_PATCH);
+}
+
+std::string errno_text(const std::string &what) { return what + ": " + strerror(errno); }
+
+bool quiet() {
+    const char *value = getenv("ASYNCGEMM_QUIET");
+    return value != nullptr && strcmp(value, "1") == 0;
+}
+
+// The file's bytes, or the reason they could not be read; `missing` is set when it does not exist.
+std::optional<std::string> read_all(const std::string &path, bool &missing, std::string &problem) {
+    missing = false;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        // ENOTDIR: the directory is not there either (a file stands in its place); writing will say so.
+        missing = errno == ENOENT || errno == ENOTDIR;
+        problem = errno_text("cannot be opened");
+        return std::nullopt;
+    }
+    std::string text;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t got = read(fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) problem = errno_text("cannot be read");
+        if (got <= 0) break;
+        text.append(buffer, static_cast<size_t>(got));
+        if (text.size() > kMaxFileBytes) {
+            problem = "is larger than any cache file this library writes";
+            break;
+        }
+    }
+    close(fd);
+    if (!problem.empty()) return std::nullopt;
+    return text;
+}
+
+bool is_directory(const std::string &path) {
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+// Creates `directory` and its missing parents; "" on success, else why not.
+std::string make_directories(const std::string &directory) {
+    for (size_t slash = directory.find('/', 1);; slash = directory.find('/', slash + 1)) {
+        const std::string prefix = directory.substr(0, slash);
+        // An existing parent may answer EACCES rather than EEXIST when its own parent is not writable.
+        if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+            const std::string problem = errno_text("cannot create " + prefix);
+            if (!is_directory(prefix)) return problem;
+        }
+        if (slash == std::string::npos) break;
+    }
+    return is_directory(directory) ? "" : directory + " is not a directory";
+}
+
+// Writes `text` to a new file `path` (which must not exist) and flushes it to disk, so the rename
+// that publishes it never publishes a short file; "" on success, else why not.
+std::string write_new_file(const std::string &path, const std::string &text) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return errno_text("cannot create " + path);
+    std::string problem;
+    for (size_t done = 0; done < text.size() && problem.empty();) {
+        const ssize_t wrote = write(fd, text.data() + done, text.size() - done);
+        if (wrote > 0)
+            done += static_cast<size_t>(wrote);
+        else if (wrote == 0 || errno != EINTR)
+            problem = errno_text("cannot write " + path);
+    }
+    if (problem.empty() && fsync(fd) != 0) problem = errno_text("cannot flush " + path);
+    if (close(fd) != 0 && problem.empty()) problem = errno_text("cannot close " + path);
+    return problem;
+}
+
+// Names this process's temporary files apart from every other writer's: the pid tells processes
+// apart (a fork() child has its own), the counter threads and caches within one process.
+std::string temporary_path(const std::string &path) {
+    static std::atomic<unsigned long> counter{0};
+    return path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter.fetch_add(1));
+}
+
+}  // namespace
+
+bool operator==(const ShapeBucket &x, const ShapeBucket &y) {
+    return x.type_ab == y.type_ab && x.type_cd == y.type_cd && x.a_k_major == y.a_k_major &&
+           x.b_k_major == y.b_k_major && x.m == y.m && x.n == y.n && x.k == y.k && x.batch_count == y.batch_count;
+}
+
+int64_t round_up_pow2(int64_t value) {
+    if (value >= kLargestBucket) return kLargestBucket;
+    int64_t power = 1;
+    while (power < value) power *= 2;
+    return power;
+}
+
+ShapeBucket bucket_of(const GemmParams &params) {
+    ShapeBucket bucket;
+    bucket.type_ab = params.type_ab;
+    bucket.type_cd = params.type_cd;
+    bucket.a_k_major = params.a_k_major != 0;
+    bucket.b_k_major = params.b_k_major != 0;
+    bucket.m = round_up_pow2(params.m);
+    bucket.n = round_up_pow2(params.n);
+    bucket.k = round_up_pow2(params.k);
+    bucket.batch_count = round_up_pow2(params.batch_count);
+    return bucket;
+}
+
+std::string bucket_key(const ShapeBucket &bucket) {
+    return std::string(dtype_token(bucket.type_ab)) + "." + dtype_token(bucket.type_cd) +
+           (bucket.a_k_major ? ".ak" : ".amn") + (bucket.b_k_major ? ".bk" : ".bmn") + ".m" +
+           std::to_string(bucket.m) + ".n" + std::to_string(bucket.n) + ".k" + std::to_string(bucket.k) + ".b" +
+           std::to_string(bucket.batch_count);
+}
+
+std::optional<ShapeBucket> parse_bucket_key(const std::string &key) {
+    const std::vector<std::string> parts = split(key, '.');
+    if (parts.size() != 8) return std::nullopt;
+    const auto type_ab = parse_dtype(parts[0]);
+    const auto type_cd = parse_dtype(parts[1]);
+    if (!type_ab || !type_cd) return std::nullopt;
+    ShapeBucket bucket;
+    bucket.type_ab = *type_ab;
+    bucket.type_cd = *type_cd;
+    bucket.a_k_major = parts[2] == "ak";
+    bucket.b_k_major = parts[3] == "bk";
+    int64_t *const extents[] = {&bucket.m, &bucket.n, &bucket.k, &bucket.batch_count};
+    for (int i = 0; i < 4; ++i) {
+        const std::string &part = parts[4 + i];
+        const auto value = parse_integer<int64_t>(part.empty() ? part : part.substr(1));
+        if (!value || *value < 1 || round_up_pow2(*value) != *value) return std::nullopt;
+        *extents[i] = *value;
+    }
+    // Anything bucket_key would not write (other prefixes, leading zeros, unknown majors) is refused.
+    if (bucket_key(bucket) != key) return std::nullopt;
+    return bucket;
+}
+
+std::string cache_header(const GpuIdentity &gpu) {
+    std::string device = gpu.device_name;
+    for (char &c : device) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
+    return kHeaderPrefix + std::string("format=") + std::to_string(kCacheFormat) + " library=" + version_string() +
+           " cc=" + std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor) + " device=" + device;
+}
+
+std::string cache_file_name(const GpuIdentity &gpu) {
+    std::string name = "autotune-" + gpu.device_name + "-cc" + std::to_string(gpu.cc_major) + "." +
+                       std::to_string(gpu.cc_minor) + "-" + version_string() + ".txt";
+    for (char &c : name) {
+        const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                          c == '-' || c == '_';
+        if (!kept) c = '_';
+    }
+    return name;
+}
+
+std::string default_cache_directory() {
+    const auto variable = [](const char *name) {
+        const char *value = getenv(name);
+        return std::string(value != nullptr ? value : "");
+    };
+    const std::string explicit_directory = variable("ASYNCGEMM_CACHE_DIR");
+    if (!explicit_directory.empty()) return explicit_directory;
+    // The XDG base directory specification ignores relative paths.
+    const std::string xdg_cache = variable("XDG_CACHE_HOME");
+    if (!xdg_cache.empty() && xdg_cache[0] == '/') return xdg_cache + "/asyncgemm";
+    const std::string home = variable("HOME");
+    if (!home.empty()) return home + "/.cache/asyncgemm";
+    return "";
+}
+
+CacheFileContents read_cache_file(const std::string &path, const std::string &header, int config_count) {
+    CacheFileContents contents;
+    bool missing = false;
+    const std::optional<std::string> text = read_all(path, missing, contents.problem);
+    if (!text) {
+        contents.state = missing ? CacheFileContents::State::Missing : CacheFileContents::State::Foreign;
+        return contents;
+    }
+    const auto foreign = [&](std::string problem) {
+        CacheFileContents refused;
+        refused.state = CacheFileContents::State::Foreign;
+        refused.problem = std::move(problem);
+        return refused;
+    };
+    // A last line without its newline is what a torn write leaves: the whole file is suspect.
+    if (text->empty() || text->back() != '\n') return foreign("is empty or its last line is cut short");
+    std::vector<std::string> lines = split(*text, '\n');
+    lines.pop_back();  // the empty string after the final newline
+    if (lines.front() != header) {
+        if (lines.front().rfind(kHeaderPrefix, 0) == 0)
+            return foreign("was written for another GPU, library version or file format (\"" + lines.front() + "\")");
+        return foreign("is not an asyncgemm autotune cache");
+    }
+    for (size_t i = 1; i < lines.size(); ++i) {
+        const std::vector<std::string> fields = split(lines[i], ' ');
+        const auto config = fields.size() == 2 ? parse_integer<int>(fields[1]) : std::nullopt;
+        if (!config || !parse_bucket_key(fields[0]))
+            return foreign("line " + std::to_string(i + 1) + " is not \"<bucket> <configuration>\"");
+        if (*config < 0 || *config >= config_count) {
+            ++contents.dropped_entries;
+            continue;
+        }
+        contents.entries[fields[0]] = *config;
+    }
+    contents.state = CacheFileContents::State::Valid;
+    return contents;
+}
+
+AutotuneCache::AutotuneCache(std::string directory, GpuIdentity gpu, int config_count)
+    : directory_(std::move(directory)),
+      path_(directory_.empty() ? "" : directory_ + "/" + cache_file_name(gpu)),
+      header_(cache_header(gpu)),
+      config_count_(config_count) {}
+
+std::optional<int> AutotuneCache::find(const ShapeBucket &bucket) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    load_locked();
+    const auto found = entries_.find(bucket_key(bucket));
+    if (found == entries_.end()) return std::nullopt;
+    return found->second;
+}
+
+void AutotuneCache::remember(const ShapeBucket &bucket, int config) {
+    const std::string key = bucket_key(bucket);
+    // Only what the file format can read back is written: one bad line would void the whole file.
+    if (config < 0 || config >= config_count_ || !parse_bucket_key(key)) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    load_locked();
+    entries_[key] = config;
+    if (!path_.empty()) write_locked();
+}
+
+bool AutotuneCache::warned() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return warned_;
+}
+
+void AutotuneCache::load_locked() {
+    if (loaded_ || path_.empty()) return;
+    loaded_ = true;
+    const CacheFileContents contents = read_cache_file(path_, header_, config_count_);
+    if (contents.state == CacheFileContents::State::Foreign) {
+        warn_locked(path_ + " " + contents.problem + ": ignored, and replaced at the next tuning");
+        return;
+    }
+    if (contents.dropped_entries > 0)
+        warn_locked(path_ + ": ignored " + std::to_string(contents.dropped_entries) +
+                    " entries naming a configuration outside 0.." + std::to_string(config_count_ - 1));
+    entries_.insert(contents.entries.begin(), contents.entries.end());
+}
+
+void AutotuneCache::write_locked() {
+    const auto give_up = [&](const std::string &problem) {
+        warn_locked(problem + ": tuned configurations are kept in memory only");
+        path_.clear();
+    };
+    const std::string directory_problem = make_directories(directory_);
+    if (!directory_problem.empty()) return give_up(directory_problem);
+
+    // What other processes wrote since this one loaded joins this one's entries (which win a clash).
+    const CacheFileContents on_disk = read_cache_file(path_, header_, config_count_);
+    if (on_disk.state == CacheFileContents::State::Foreign)
+        warn_locked(path_ + " " + on_disk.problem + ": replaced");
+    entries_.insert(on_disk.entries.begin(), on_disk.entries.end());
+
+    std::string text = header_ + "\n";
+    for (const auto &[key, config] : entries_) text += key + " " + std::to_string(config) + "\n";
+    const std::string temporary = temporary_path(path_);
+    std::string problem = write_new_file(temporary, text);
+    if (problem.empty() && rename(temporary.c_str(), path_.c_str()) != 0)
+        problem = errno_text("cannot rename " + temporary + " to " + path_);
+    if (!problem.empty()) {
+        unlink(temporary.c_str());
+        give_up(problem);
+    }
+}
+
+void AutotuneCache::warn_locked(const std::string &message) {
+    if (warned_) return;
+    warned_ = true;
+    if (!quiet()) fprintf(stderr, "asyncgemm: autotune cache %s\n", message.c_str());
+}
+
+}  // namespace asyncgemm::plan
