@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/common/gemm_launch.h"
 #include "kernels/common/host_device.h"
 #include "kernels/common/params.h"
 
@@ -220,34 +221,16 @@ constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major) {
 // fp32, 8-byte loads for 16-bit); a K-major operand is copied one element at a time.
 constexpr int32_t max_vector(bool k_major) { return k_major ? 1 : kSmemVectorFloats; }
 
-// vec_a / vec_b for an operand at byte address `address` with leading dimension `ld` and batch
-// stride `batch_stride` (elements): the widest power of two up to max_vector whose vectors stay
-// aligned in every row of every batch.
+// vec_a / vec_b (elements per copy) for an operand: see aligned_vector_width.
 constexpr int32_t vector_width(int32_t type, bool k_major, uint64_t address, int64_t ld, int64_t batch_stride) {
-    const uint64_t elem_bytes = type == kF32 ? 4 : 2;
-    int32_t vec = max_vector(k_major);
-    while (vec > 1 && (address % (elem_bytes * static_cast<uint64_t>(vec)) != 0 || ld % vec != 0 ||
-                       batch_stride % vec != 0)) {
-        vec /= 2;
-    }
-    return vec;
+    return aligned_vector_width(type == kF32 ? 4 : 2, max_vector(k_major), address, ld, batch_stride);
 }
 
 // Tile rows walked together by the grouped raster (kernels/common/raster.h): 8 tile rows of A
 // (8 x 128 rows) stay in L2 while the blocks in flight sweep across B.
 inline constexpr int32_t kRasterGroup = 8;
 
-struct Launch {
-    int kernel;             // index into kKernels; -1: no kernel serves the problem
-    uint32_t grid_x;        // grid = (grid_x, 1, grid_z)
-    uint32_t grid_z;
-    uint32_t block_x;       // block = (block_x, 1, 1)
-    uint32_t dynamic_smem;  // bytes
-};
-
-inline constexpr int64_t kMaxGridX = 2147483647;  // 2^31 - 1
-inline constexpr int64_t kMaxGridZ = 65535;       // larger batch counts loop inside the kernel
-inline constexpr int64_t kMaxSlices = int64_t{1} << 30;  // the kernels count K-slices in an int
+using Launch = GemmLaunch;
 
 // Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
 // types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "kernels/common/cp_async.cuh"
+#include "kernels/common/kernel_entry.cuh"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
 #include "kernels/simt/epilogue.cuh"
@@ -133,18 +134,6 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
     }
 }
 
-template <typename T>
-constexpr DType kDType = kF32;
-template <>
-constexpr DType kDType<__half> = kF16;
-template <>
-constexpr DType kDType<__nv_bfloat16> = kBF16;
-
-constexpr bool same_name(const char *a, const char *b) {
-    while (*a != '\0' && *a == *b) ++a, ++b;
-    return *a == *b;
-}
-
 }  // namespace
 }  // namespace asyncgemm::simt
 
@@ -155,12 +144,12 @@ constexpr bool same_name(const char *a, const char *b) {
         NAME(const asyncgemm::GemmParams params) {                                                                 \
         asyncgemm::simt::simt_gemm<T, A_K_MAJOR, B_K_MAJOR>(params);                                               \
     }                                                                                                              \
-    static_assert(asyncgemm::simt::same_name(                                                                      \
+    static_assert(asyncgemm::same_name(                                                                      \
                       asyncgemm::simt::kKernels[asyncgemm::simt::kernel_index(                                     \
-                                                    asyncgemm::simt::kDType<T>, A_K_MAJOR, B_K_MAJOR)]             \
+                                                    asyncgemm::kDTypeOf<T>, A_K_MAJOR, B_K_MAJOR)]             \
                           .name,                                                                                   \
                       #NAME) &&                                                                                    \
-                      asyncgemm::simt::kKernels[asyncgemm::simt::kernel_index(asyncgemm::simt::kDType<T>,          \
+                      asyncgemm::simt::kKernels[asyncgemm::simt::kernel_index(asyncgemm::kDTypeOf<T>,          \
                                                                               A_K_MAJOR, B_K_MAJOR)]               \
                               .config == asyncgemm::simt::kConfig,                                                 \
                   #NAME " does not match its kKernels entry")

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/common/gemm_launch.h"
 #include "kernels/common/host_device.h"
 #include "kernels/common/params.h"
 #include "kernels/common/swizzle.h"
@@ -167,33 +168,17 @@ constexpr int choose_config(bool pipelined, int64_t m, int64_t n, int64_t batch_
 // Widest global -> shared copy, in elements: one 16-byte chunk along the contiguous dimension.
 inline constexpr int32_t kMaxVector = kChunkElements;
 
-// vec_a / vec_b for an operand at byte address `address` with leading dimension `ld` and batch
-// stride `batch_stride` (elements): the widest power of two up to kMaxVector whose vectors stay
-// aligned in every row of every batch.  8 is one 16-byte cp.async per chunk, 4 and 2 are 8- and
-// 4-byte cp.async, 1 is element-wise loads (cp.async cannot copy 2 bytes).
+// vec_a / vec_b (elements per copy) for an operand: see aligned_vector_width.  8 is one 16-byte
+// cp.async per chunk, 4 and 2 are 8- and 4-byte cp.async, 1 is element-wise loads (cp.async cannot
+// copy 2 bytes).
 constexpr int32_t vector_width(uint64_t address, int64_t ld, int64_t batch_stride) {
-    int32_t vec = kMaxVector;
-    while (vec > 1 && (address % (kElementBytes * static_cast<uint64_t>(vec)) != 0 || ld % vec != 0 ||
-                       batch_stride % vec != 0)) {
-        vec /= 2;
-    }
-    return vec;
+    return aligned_vector_width(kElementBytes, kMaxVector, address, ld, batch_stride);
 }
 
 // Tile rows walked together by the grouped raster (kernels/common/raster.h).
 inline constexpr int32_t kRasterGroup = 8;
 
-struct Launch {
-    int kernel;             // index into kKernels; -1: no kernel serves the problem
-    uint32_t grid_x;        // grid = (grid_x, 1, grid_z)
-    uint32_t grid_z;
-    uint32_t block_x;       // block = (block_x, 1, 1)
-    uint32_t dynamic_smem;  // bytes
-};
-
-inline constexpr int64_t kMaxGridX = 2147483647;  // 2^31 - 1
-inline constexpr int64_t kMaxGridZ = 65535;       // larger batch counts loop inside the kernel
-inline constexpr int64_t kMaxSlices = int64_t{1} << 30;  // the kernels count K-slices in an int
+using Launch = GemmLaunch;
 
 // True when the family serves these input types: f16 or bf16 A and B (any C/D type).
 constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "kernels/common/cp_async.cuh"
+#include "kernels/common/kernel_entry.cuh"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
 #include "kernels/sm80/epilogue.cuh"
@@ -104,16 +105,6 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
     }
 }
 
-template <typename T>
-constexpr DType kDType = kF16;
-template <>
-constexpr DType kDType<__nv_bfloat16> = kBF16;
-
-constexpr bool same_name(const char *a, const char *b) {
-    while (*a != '\0' && *a == *b) ++a, ++b;
-    return *a == *b;
-}
-
 }  // namespace
 }  // namespace asyncgemm::sm80
 
@@ -124,9 +115,9 @@ constexpr bool same_name(const char *a, const char *b) {
         asyncgemm::sm80::kTileConfigs[CONFIG].min_blocks_per_sm) NAME(const asyncgemm::GemmParams params) {       \
         asyncgemm::sm80::sm80_gemm<T, CONFIG>(params);                                                            \
     }                                                                                                             \
-    static_assert(asyncgemm::sm80::kernel_index(asyncgemm::sm80::kDType<T>, CONFIG) >= 0 &&                       \
-                      asyncgemm::sm80::same_name(                                                                 \
-                          asyncgemm::sm80::kKernels[asyncgemm::sm80::kernel_index(asyncgemm::sm80::kDType<T>,     \
+    static_assert(asyncgemm::sm80::kernel_index(asyncgemm::kDTypeOf<T>, CONFIG) >= 0 &&                       \
+                      asyncgemm::same_name(                                                                 \
+                          asyncgemm::sm80::kKernels[asyncgemm::sm80::kernel_index(asyncgemm::kDTypeOf<T>,     \
                                                                                   CONFIG)]                        \
                               .name,                                                                              \
                           #NAME),                                                                                 \
