@@ -41,6 +41,7 @@ namespace asyncgemm {
     X(cuStreamGetCtx, PFN_cuStreamGetCtx_v12050)                                        \
     X(cuStreamIsCapturing, PFN_cuStreamIsCapturing_v10000)                              \
     X(cuStreamSynchronize, PFN_cuStreamSynchronize_v2000)                               \
+    X(cuStreamWaitEvent, PFN_cuStreamWaitEvent_v3020)                                   \
     X(cuEventCreate, PFN_cuEventCreate_v2000)                                           \
     X(cuEventRecord, PFN_cuEventRecord_v2000)                                           \
     X(cuEventSynchronize, PFN_cuEventSynchronize_v2000)                                 \
@@ -59,6 +60,7 @@ namespace asyncgemm {
     X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                                 \
     X(cuMemFree, PFN_cuMemFree_v3020)                                                   \
     X(cuMemsetD16Async, PFN_cuMemsetD16Async_v3020)                                     \
+    X(cuMemsetD32Async, PFN_cuMemsetD32Async_v3020)                                     \
     X(cuMemcpyHtoD, PFN_cuMemcpyHtoD_v3020)                                             \
     X(cuMemcpyDtoH, PFN_cuMemcpyDtoH_v3020)
 

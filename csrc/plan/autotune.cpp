@@ -2,6 +2,10 @@
 
 #include <cuda.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <algorithm>
 #include <exception>
 #include <limits>
@@ -13,11 +17,13 @@
 #include <vector>
 
 #include "common/error.h"
+#include "driver/capture.h"
 #include "driver/context_scope.h"
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "kernels/sm80/sm80_config.h"
 #include "plan/autotune_cache.h"
+#include "plan/kernel_table.h"
 #include "plan/sm80_plan.h"
 
 namespace asyncgemm::plan {
@@ -29,16 +35,27 @@ namespace {
 constexpr int kSamples = 3;
 constexpr int kLaunchesPerSample = 5;
 
+// ASYNCGEMM_AUTOTUNE_VERBOSE=1: every timing goes to stderr, one line per candidate.
+bool verbose() {
+    static const bool on = [] {
+        const char *value = getenv("ASYNCGEMM_AUTOTUNE_VERBOSE");
+        return value != nullptr && strcmp(value, "1") == 0;
+    }();
+    return on;
+}
+
 // Scratch inputs hold 1/16 in every element: not zeros, which draw less power than real data and so
 // run at clocks no real call sees.
 constexpr unsigned short kOneSixteenthF16 = 0x2C00;
 constexpr unsigned short kOneSixteenthBF16 = 0x3D80;
 
-// The PIPELINED configurations with a kernel for these input types.
-std::vector<int> candidates(int32_t type_ab) {
+// The PIPELINED configurations with a kernel for these input types that the device can run.
+std::vector<int> candidates(const Handle &handle, int32_t type_ab) {
     std::vector<int> configs;
     for (int config = 0; config < sm80::kTileConfigCount; ++config) {
-        if (sm80::kTileConfigs[config].stages >= 2 && sm80::kernel_index(type_ab, config) >= 0)
+        const int kernel = sm80::kernel_index(type_ab, config);
+        if (sm80::kTileConfigs[config].stages >= 2 && kernel >= 0 &&
+            handle.kernel_available(family_base(Family::Sm80) + static_cast<size_t>(kernel)))
             configs.push_back(config);
     }
     return configs;
@@ -54,13 +71,6 @@ AutotuneCache &cache_for(const DeviceInfo &device) {
     std::unique_ptr<AutotuneCache> &cache = caches[cache_header(gpu)];
     if (!cache) cache = std::make_unique<AutotuneCache>(default_cache_directory(), gpu, sm80::kTileConfigCount);
     return *cache;
-}
-
-// True when `stream` is not being captured into a graph.  A failed query (the legacy stream while
-// another stream captures, say) counts as capturing.
-bool outside_capture(const DriverApi &api, CUstream stream) {
-    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_ACTIVE;
-    return api.cuStreamIsCapturing(stream, &status) == CUDA_SUCCESS && status == CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 // x * y, refusing scratch sizes that do not fit 64 bits (no allocation could serve them anyway).
@@ -170,13 +180,16 @@ int fastest_config(const Handle &handle, const GemmParams &problem, const std::v
     params.b = b.pointer();
     params.d = d.pointer();
 
-    for (const int config : configs) launch_sm80_config(handle, params, config, stream);
+    const sm80::Shape shape = sm80_shape(params);
+    const auto launch = [&](int config) {
+        launch_sm80_choice(handle, params, {config, sm80::splits_for(config, shape, handle.device().sm_count)}, stream);
+    };
+    for (const int config : configs) launch(config);
     std::vector<float> best(configs.size(), std::numeric_limits<float>::infinity());
     for (int sample = 0; sample < kSamples; ++sample) {
         for (size_t i = 0; i < configs.size(); ++i) {
             check(api.cuEventRecord(start.get(), stream), "cuEventRecord");
-            for (int launch = 0; launch < kLaunchesPerSample; ++launch)
-                launch_sm80_config(handle, params, configs[i], stream);
+            for (int repeat = 0; repeat < kLaunchesPerSample; ++repeat) launch(configs[i]);
             check(api.cuEventRecord(stop.get(), stream), "cuEventRecord");
             check(api.cuEventSynchronize(stop.get()), "cuEventSynchronize");
             float milliseconds = 0.0f;
@@ -184,26 +197,35 @@ int fastest_config(const Handle &handle, const GemmParams &problem, const std::v
             best[i] = std::min(best[i], milliseconds);
         }
     }
+    if (verbose()) {
+        for (size_t i = 0; i < configs.size(); ++i)
+            fprintf(stderr, "asyncgemm: autotune %s: configuration %d %.4f ms\n", bucket_key(bucket_of(problem)).c_str(),
+                    configs[i], best[i] / kLaunchesPerSample);
+    }
     return configs[static_cast<size_t>(std::min_element(best.begin(), best.end()) - best.begin())];
 }
 
 }  // namespace
 
-int pipelined_config(const Handle &handle, const GemmParams &params, void *stream) {
-    const int heuristic = sm80::choose_config(true, params.m, params.n, params.batch_count, handle.device().sm_count);
+sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, void *stream) {
+    const sm80::Shape shape = sm80_shape(params);
+    const sm80::Choice heuristic = sm80::choose_config(true, shape, sm80_limits(handle));
     if (!handle.autotune() || params.k == 0) return heuristic;
-    const std::vector<int> configs = candidates(params.type_ab);
+    const std::vector<int> configs = candidates(handle, params.type_ab);
     if (configs.size() < 2) return heuristic;
+    const auto with_split = [&](int config) {
+        return sm80::Choice{config, sm80::splits_for(config, shape, handle.device().sm_count)};
+    };
     try {
         AutotuneCache &cache = cache_for(handle.device());
         const ShapeBucket bucket = bucket_of(params);
         const std::optional<int> known = cache.find(bucket);
-        if (known && std::find(configs.begin(), configs.end(), *known) != configs.end()) return *known;
+        if (known && std::find(configs.begin(), configs.end(), *known) != configs.end()) return with_split(*known);
         const auto cu_stream = static_cast<CUstream>(stream);
         if (!outside_capture(driver(), cu_stream)) return heuristic;
         const int winner = fastest_config(handle, params, configs, cu_stream);
         cache.remember(bucket, winner);
-        return winner;
+        return with_split(winner);
     } catch (const std::exception &) {
         // Tuning only ever speeds a call up: whatever went wrong, the heuristic serves this one.
         return heuristic;

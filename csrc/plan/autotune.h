@@ -5,19 +5,21 @@
 #pragma once
 
 #include "kernels/common/params.h"
+#include "kernels/sm80/sm80_config.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
 
-// The configuration (an index into sm80::kTileConfigs) for a PIPELINED launch of the canonical
-// problem `params` on `stream`:
+// The configuration (an index into sm80::kTileConfigs) and split for a PIPELINED launch of the
+// canonical problem `params` on `stream`:
 //  - the heuristic's (sm80::choose_config) when the handle does not autotune, k is 0, or one
-//    configuration is the only candidate;
+//    configuration is the only candidate (every PIPELINED kernel the device can run is one, with
+//    its heuristic split, sm80::splits_for);
 //  - else the bucket's remembered winner;
 //  - else, when `stream` is not being captured into a graph, the fastest candidate timed now (and
 //    remembered); while it is, the heuristic's, remembered nowhere.
 // Timing allocates its own buffers and never touches the caller's.  Nothing here fails the call: any
 // error while tuning gives the heuristic's choice and leaves the bucket untuned.
-int pipelined_config(const Handle &handle, const GemmParams &params, void *stream);
+sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -1,11 +1,23 @@
 #include "plan/sm80_plan.h"
 
+#include <stdlib.h>
+
+#include <optional>
+#include <string>
+
 #include "common/error.h"
-#include "kernels/sm80/sm80_config.h"
 #include "plan/autotune.h"
 #include "plan/kernel_table.h"
+#include "runtime/workspace.h"
 
 namespace asyncgemm::plan {
+
+sm80::Shape sm80_shape(const GemmParams &params) { return {params.m, params.n, params.k, params.batch_count}; }
+
+sm80::DeviceLimits sm80_limits(const Handle &handle) {
+    return {handle.device().sm_count, handle.device().max_smem_per_block_optin};
+}
+
 namespace {
 
 constexpr auto make_specs() {
@@ -18,6 +30,50 @@ constexpr auto make_specs() {
 }
 constexpr auto kSpecs = make_specs();
 
+// ASYNCGEMM_SM80_CONFIG, parsed: "<config>" or "<config>:<splits>"; splits 0 means the heuristic's.
+struct ForcedConfig {
+    int config;
+    int splits;
+};
+
+std::optional<ForcedConfig> parse_forced_config(const char *text) {
+    if (text == nullptr || *text == '\0') return std::nullopt;
+    char *end = nullptr;
+    const long config = strtol(text, &end, 10);
+    long splits = 0;
+    if (*end == ':') splits = strtol(end + 1, &end, 10);
+    if (*end != '\0' || config < 0 || config >= sm80::kTileConfigCount || splits < 0 || splits > sm80::kMaxSplits)
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, std::string("ASYNCGEMM_SM80_CONFIG=") + text +
+                                                 ": expected <config>[:<splits>], config 0.." +
+                                                 std::to_string(sm80::kTileConfigCount - 1) + ", splits 0.." +
+                                                 std::to_string(sm80::kMaxSplits));
+    return ForcedConfig{static_cast<int>(config), static_cast<int>(splits)};
+}
+
+// Read once: the variable is set for a whole test process.  A malformed value fails every PIPELINED
+// call with the message above.
+std::optional<ForcedConfig> forced_config() {
+    static const char *const text = getenv("ASYNCGEMM_SM80_CONFIG");
+    return parse_forced_config(text);
+}
+
+size_t kernel_table_index(int sm80_kernel) { return family_base(Family::Sm80) + static_cast<size_t>(sm80_kernel); }
+
+// PIPELINED's configuration and split: the forced one, else the autotuner's (which falls back on
+// the heuristic's).
+sm80::Choice pipelined_choice(const Handle &handle, const GemmParams &params, void *stream) {
+    const std::optional<ForcedConfig> forced = forced_config();
+    if (!forced) return pipelined_config(handle, params, stream);
+    if (!handle.kernel_available(kernel_table_index(sm80::kernel_index(params.type_ab, forced->config))))
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, "ASYNCGEMM_SM80_CONFIG names configuration " +
+                                                 std::to_string(forced->config) + ", which cannot run on " +
+                                                 handle.device().name);
+    const int splits = forced->splits > 0
+                           ? forced->splits
+                           : sm80::splits_for(forced->config, sm80_shape(params), handle.device().sm_count);
+    return {forced->config, splits};
+}
+
 }  // namespace
 
 FamilyKernels sm80_kernels() { return {kSpecs.specs, sm80::kKernelCount}; }
@@ -27,19 +83,35 @@ bool sm80_supports(const GemmParams &params) { return sm80::supports_types(param
 void launch_sm80(const Handle &handle, GemmParams params, asyncgemm_algo_t algo, void *stream) {
     if (algo != ASYNCGEMM_ALGO_ASYNC_COPY && algo != ASYNCGEMM_ALGO_PIPELINED)
         fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "launch_sm80: algo is neither ASYNC_COPY nor PIPELINED");
-    const int config = algo == ASYNCGEMM_ALGO_PIPELINED
-                           ? pipelined_config(handle, params, stream)
-                           : sm80::choose_config(false, params.m, params.n, params.batch_count, handle.device().sm_count);
-    launch_sm80_config(handle, params, config, stream);
+    const sm80::Choice choice = algo == ASYNCGEMM_ALGO_PIPELINED
+                                    ? pipelined_choice(handle, params, stream)
+                                    : sm80::choose_config(false, sm80_shape(params), sm80_limits(handle));
+    launch_sm80_choice(handle, params, choice, stream);
 }
 
-void launch_sm80_config(const Handle &handle, GemmParams params, int config, void *stream) {
-    const sm80::Launch launch = sm80::prepare_launch_config(params, config);
+void launch_sm80_choice(const Handle &handle, GemmParams params, sm80::Choice choice, void *stream) {
+    const sm80::Launch launch = sm80::prepare_launch_config(params, choice.config, choice.splits);
     if (launch.kernel < 0)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_ASYNC_COPY / PIPELINED: the problem is too large for one "
                                              "launch (more than 2^31 - 1 output tiles, or k of 2^36 or more)");
-    handle.launch(family_base(Family::Sm80) + static_cast<size_t>(launch.kernel), Dim3{launch.grid_x, 1, launch.grid_z},
-                  Dim3{launch.block_x, 1, 1}, launch.dynamic_smem, &params, sizeof params, stream);
+    const auto run = [&](const GemmParams &p, const sm80::Launch &l) {
+        handle.launch(kernel_table_index(l.kernel), Dim3{l.grid_x, l.grid_y, l.grid_z}, Dim3{l.block_x, 1, 1},
+                      l.dynamic_smem, &p, sizeof p, stream);
+    };
+    if (params.splits == 1) return run(params, launch);
+
+    const sm80::WorkspaceNeed need = sm80::workspace_need(choice.config, launch.grid_x, params.splits);
+    const bool ran = handle.workspace().run(
+        static_cast<size_t>(need.counters), static_cast<size_t>(need.partial_bytes), static_cast<CUstream_st *>(stream),
+        [&](Workspace::Lease lease) {
+            params.partials = lease.partials;
+            params.tile_counters = lease.counters;
+            run(params, launch);
+        });
+    if (ran) return;
+    // Captured: the same configuration unsplit.
+    const sm80::Launch unsplit = sm80::prepare_launch_config(params, choice.config, 1);
+    run(params, unsplit);
 }
 
 }  // namespace asyncgemm::plan

@@ -4,6 +4,7 @@
 
 #include "asyncgemm.h"
 #include "kernels/common/params.h"
+#include "kernels/sm80/sm80_config.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
@@ -11,13 +12,24 @@ namespace asyncgemm::plan {
 // True when the family serves the problem's types: f16 or bf16 A and B, any C and D type.
 bool sm80_supports(const GemmParams &params);
 
-// Completes `params` (vectors, tiles, raster), picks the kernel for `algo` (ASYNCGEMM_ALGO_ASYNC_COPY
-// or ASYNCGEMM_ALGO_PIPELINED; PIPELINED's configuration autotuned where the handle asks for it,
-// plan/autotune.h) and launches on `stream`.  `params` must be sm80_supports(); throws NOT_SUPPORTED
-// for a problem too large for one launch.
+// The heuristic's shape and device view of a canonical problem on the handle's device.
+sm80::Shape sm80_shape(const GemmParams &params);
+sm80::DeviceLimits sm80_limits(const Handle &handle);
+
+// Completes `params` (vectors, tiles, raster, split), picks the kernel for `algo`
+// (ASYNCGEMM_ALGO_ASYNC_COPY or ASYNCGEMM_ALGO_PIPELINED; PIPELINED's configuration autotuned where
+// the handle asks for it, plan/autotune.h) and launches on `stream`.  `params` must be
+// sm80_supports(); throws NOT_SUPPORTED for a problem too large for one launch.
+//
+// Test hook: the environment variable ASYNCGEMM_SM80_CONFIG=<config>[:<splits>] (read once per
+// process) makes every PIPELINED launch use configuration <config> of sm80::kTileConfigs, split
+// <splits> ways where K allows (default: that configuration's heuristic split), in place of the
+// heuristic and the autotuner; a configuration the device cannot run fails the call with
+// INVALID_VALUE.  The GPU tests use it to run every kernel.
 void launch_sm80(const Handle &handle, GemmParams params, asyncgemm_algo_t algo, void *stream);
 
-// The same with the configuration given: `config` indexes sm80::kTileConfigs.
-void launch_sm80_config(const Handle &handle, GemmParams params, int config, void *stream);
+// The same with the configuration and split given.  A split launch takes its partials from the
+// handle's workspace; inside a stream capture it runs unsplit instead (runtime/workspace.h).
+void launch_sm80_choice(const Handle &handle, GemmParams params, sm80::Choice choice, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -12,6 +12,7 @@
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "runtime/libraries.h"
+#include "runtime/workspace.h"
 
 namespace asyncgemm {
 namespace {
@@ -21,13 +22,20 @@ constexpr size_t kFamilies = static_cast<size_t>(Family::Count);
 // Static plus dynamic shared memory a block may use before its kernel must opt in to more.
 constexpr int64_t kSharedMemoryWithoutOptIn = 48 * 1024;
 
-// Why a family cannot run on the handle's device.
+// Shared memory per block every architecture the families are built for offers (sm_86, 89 and 120
+// opt in to 99 KB).  A kernel that needs more is optional: where it does not fit, it alone is
+// unavailable and the planner (which checks kernel_available) picks another; a kernel within this
+// that does not fit takes its whole family out.
+constexpr int64_t kSharedMemoryEverywhere = 99 * 1024;
+
+// Why a family or a kernel cannot run on the handle's device.
 enum class Unavailable : uint8_t { No, NoCode, SharedMemory };
 
 struct LoadedKernel {
     KernelSpec spec{};
     CUfunction function = nullptr;  // in the handle's context
     size_t param_bytes = 0;         // size of the kernel's one parameter, its parameter block
+    Unavailable unavailable = Unavailable::No;
 };
 
 // What the driver answers for a kernel that has no code for this device's architecture.
@@ -107,6 +115,7 @@ bool is_current_context_stream(CUstream stream) {
 struct Handle::Impl {
     explicit Impl(const DriverApi &driver_api) : api(driver_api) {}
     ~Impl() {
+        workspace.reset();  // while the context is certainly alive
         // Nothing to report a failed release to; it can only fail once the driver is shutting down.
         if (retained_primary) api.cuDevicePrimaryCtxRelease(device);
     }
@@ -126,6 +135,7 @@ struct Handle::Impl {
     bool retained_primary = false;                     // released in the destructor
     std::vector<LoadedKernel> kernels;                 // by kernel table index
     std::array<Unavailable, kFamilies> unavailable{};  // by family; all Unavailable::No at first
+    std::unique_ptr<Workspace> workspace;              // split-K scratch, allocated at first use
 };
 
 std::unique_ptr<Handle> Handle::Impl::open(std::unique_ptr<Impl> impl, const KernelTable &table) {
@@ -134,6 +144,7 @@ std::unique_ptr<Handle> Handle::Impl::open(std::unique_ptr<Impl> impl, const Ker
         ContextScope scope(impl->api, impl->context);
         impl->load_kernels(table, device.max_smem_per_block_optin);
     }
+    impl->workspace = std::make_unique<Workspace>(impl->api, impl->context);
     return std::unique_ptr<Handle>(new Handle(std::move(impl), std::move(device)));
 }
 
@@ -168,10 +179,14 @@ void Handle::Impl::load_kernels(const KernelTable &table, int smem_optin) {
         LoadedKernel &kernel = kernels[i];
         kernel.spec = table.kernels[i];
         Unavailable &family = unavailable[family_index(kernel.spec.family)];
-        // One kernel the device cannot run takes its whole family out; the rest need no loading.
+        // One kernel the device cannot run takes its whole family out (the rest need no loading),
+        // unless it is an optional one that only lacks shared memory.
         if (family != Unavailable::No) continue;
         const CUlibrary library = family_library(kernel.spec.family);
-        family = library != nullptr ? load_kernel(api, library, smem_optin, kernel) : Unavailable::NoCode;
+        kernel.unavailable = library != nullptr ? load_kernel(api, library, smem_optin, kernel) : Unavailable::NoCode;
+        const bool optional = kernel.unavailable == Unavailable::SharedMemory &&
+                              kernel.spec.dynamic_smem > kSharedMemoryEverywhere;
+        if (!optional) family = kernel.unavailable;
     }
 }
 
@@ -216,6 +231,14 @@ bool Handle::family_available(Family family) const {
     return index < kFamilies && impl_->unavailable[index] == Unavailable::No;
 }
 
+Workspace &Handle::workspace() const { return *impl_->workspace; }
+
+bool Handle::kernel_available(size_t kernel) const {
+    if (kernel >= impl_->kernels.size()) return false;
+    const LoadedKernel &loaded = impl_->kernels[kernel];
+    return family_available(loaded.spec.family) && loaded.unavailable == Unavailable::No;
+}
+
 void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem, const void *params,
                     size_t params_size, void *stream) const {
     const Impl &impl = *impl_;
@@ -226,6 +249,9 @@ void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem,
     const Unavailable why = impl.unavailable[static_cast<size_t>(loaded.spec.family)];
     if (why != Unavailable::No)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, unavailable_message(loaded.spec.family, why, device_));
+    if (loaded.unavailable != Unavailable::No)
+        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string(loaded.spec.name) + " was chosen but cannot run on " +
+                                                  device_.name);
     if (dynamic_smem > loaded.spec.dynamic_smem)
         fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string(loaded.spec.name) + " launched with " +
                                                   std::to_string(dynamic_smem) +

@@ -1,10 +1,12 @@
 // The object behind asyncgemm_handle_t: one CUDA context, the kernels loaded into it, device facts.
 //
 // Creation does all the slow work (driver load, library load, function lookup, attributes), so a
-// launch only checks the stream's context and calls cuLaunchKernelEx: nothing is allocated, loaded
-// or configured on the launch path, and launches capture cleanly into CUDA graphs (the autotuner,
-// plan/autotune.h, allocates outside capture only).  A handle may be used from several threads at
-// once: after creation it is immutable except for the math mode and the autotune switch.
+// launch only checks the stream's context and calls cuLaunchKernelEx: nothing is loaded or
+// configured on the launch path, and launches capture cleanly into CUDA graphs.  Memory is allocated
+// only by the autotuner (plan/autotune.h) and the split-K workspace (runtime/workspace.h), at their
+// first use and never while the stream is being captured.
+// A handle may be used from several threads at once: after creation it is immutable except for the
+// math mode, the autotune switch and the workspace, which synchronizes itself.
 #pragma once
 
 #include <atomic>
@@ -18,6 +20,8 @@
 struct CUctx_st;  // CUcontext, without cuda.h
 
 namespace asyncgemm {
+
+class Workspace;
 
 struct DeviceInfo {
     int ordinal = 0;
@@ -43,8 +47,11 @@ public:
     Handle &operator=(const Handle &) = delete;
 
     const DeviceInfo &device() const { return device_; }
-    // True when every kernel of the family loaded for this device (its fatbin has code for it).
+    // True when the family's kernels loaded for this device (its fatbin has code for it), all but
+    // optional ones that need more shared memory than the device has (see kernel_available).
     bool family_available(Family family) const;
+    // True when kernel table entry `kernel` can be launched on this device.
+    bool kernel_available(size_t kernel) const;
 
     // Launches table entry `kernel` with one parameter block on `stream` (NULL: legacy stream).
     // Throws INVALID_VALUE if the stream belongs to another context, CUDA_ERROR on launch failure.
@@ -61,6 +68,9 @@ public:
 
     // The CUDA context the handle binds (a CUcontext).
     CUctx_st *context() const;
+
+    // Split-K scratch memory, shared by every launch through this handle (it orders them itself).
+    Workspace &workspace() const;
 
     struct Impl;
 

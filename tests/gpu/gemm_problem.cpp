@@ -260,6 +260,12 @@ std::string GemmProblem::verify_untouched(cudaStream_t stream) const {
     return changed ? std::to_string(changed) + " elements of D changed although the call failed" : "";
 }
 
+std::vector<unsigned char> GemmProblem::d_bytes(cudaStream_t stream) const {
+    std::vector<unsigned char> bytes(d_.device.bytes());
+    d_.device.download(bytes.data(), stream);
+    return bytes;
+}
+
 std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &rng, cudaStream_t stream,
                      asyncgemm_math_t math, bool *refused) {
     GemmProblem problem(gemm_case);

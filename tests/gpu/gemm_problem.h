@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -73,6 +74,9 @@ public:
 
     // After a refused launch: "" when D is byte-identical to what fill() left there.
     std::string verify_untouched(cudaStream_t stream) const;
+
+    // D's allocation as it is on the device now, byte for byte (to compare runs).
+    std::vector<unsigned char> d_bytes(cudaStream_t stream) const;
 
 private:
     struct Operand {

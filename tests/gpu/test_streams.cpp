@@ -43,6 +43,12 @@ std::vector<std::string> mixed_work(int thread, int calls) {
                 failure = run_copy(test_env().handle, c, rng, stream.get(), &refused);
             } else {
                 GemmCase c = random_gemm_case(rng, 160);
+                // Every fourth GEMM has one or two output tiles and a long K: PIPELINED splits it,
+                // so both threads share the handle's split-K workspace.
+                if (i % 4 == 0) {
+                    c.batch_count = 1;
+                    c.k = 1024 + static_cast<int64_t>(i);
+                }
                 c.algo = algos[static_cast<size_t>(i) % algos.size()];
                 c.type_ab = pick(rng, kDtypes);
                 c.type_cd = pick(rng, kDtypes);
@@ -162,9 +168,22 @@ TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
     copy_case.rows = 100;
     copy_case.cols = 77;
     copy_case.alpha = 0.5f;
+    // One tile and a long K, which PIPELINED splits outside a capture: inside, it must run unsplit.
+    GemmCase split_case = gemm_case;
+    split_case.algo = ASYNCGEMM_ALGO_PIPELINED;
+    split_case.m = 70;
+    split_case.n = 90;
+    split_case.k = 2048;
+    split_case.batch_count = 1;
+    int available = 0;
+    REQUIRE(asyncgemm_algo_available(test_env().handle, ASYNCGEMM_ALGO_PIPELINED, &available) ==
+            ASYNCGEMM_STATUS_SUCCESS);
+    const bool pipelined = available == 1;
     GemmProblem gemm(gemm_case);
+    GemmProblem split(split_case);
     CopyProblem copy(copy_case);
     gemm.fill(rng, stream.get());
+    split.fill(rng, stream.get());
     copy.fill(rng, stream.get());
 
     // Global mode: any call the library made that may not be captured (an allocation, a
@@ -175,8 +194,12 @@ TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
     const std::string gemm_message = asyncgemm_last_error();
     const asyncgemm_status_t copy_status = copy.launch(test_env().handle, stream.get());
     const std::string copy_message = asyncgemm_last_error();
+    const asyncgemm_status_t split_status =
+        pipelined ? split.launch(test_env().handle, stream.get()) : ASYNCGEMM_STATUS_SUCCESS;
+    const std::string split_message = asyncgemm_last_error();
     const cudaError_t captured = cudaStreamEndCapture(stream.get(), &graph.graph);
     REQUIRE_MESSAGE(gemm_status == ASYNCGEMM_STATUS_SUCCESS, gemm_message);
+    REQUIRE_MESSAGE(split_status == ASYNCGEMM_STATUS_SUCCESS, split_message);
     REQUIRE_MESSAGE(copy_status == ASYNCGEMM_STATUS_SUCCESS, copy_message);
     REQUIRE_MESSAGE(captured == cudaSuccess, std::string(cudaGetErrorName(captured)));
     REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
@@ -184,9 +207,11 @@ TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
     for (int replay = 0; replay < 3; ++replay) {
         INFO("replay " << replay);
         gemm.fill(rng, stream.get());
+        split.fill(rng, stream.get());
         copy.fill(rng, stream.get());
         REQUIRE(cudaGraphLaunch(graph.exec, stream.get()) == cudaSuccess);
         CHECK(gemm.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
+        if (pipelined) CHECK(split.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
         CHECK(copy.verify(stream.get()) == "");
     }
 }

@@ -3,7 +3,9 @@
 // chunk of a tile is copied exactly once, the heuristic and vector widths, and prepare_launch.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -80,10 +82,21 @@ TEST_CASE("sm80: every chunk of every operand tile is copied exactly once, 8 thr
     }
 }
 
-TEST_CASE("sm80: shared memory fits every SM of sm_80 and later (99 KB opt-in on sm_86/89/120)") {
-    for (const sm80::KernelInfo &k : sm80::kKernels) CHECK(k.dynamic_smem <= 99u * 1024u);
+TEST_CASE("sm80: ASYNC_COPY and the 128 x 128 / 128 x 64 / 64 x 128 PIPELINED kernels fit every SM of "
+          "sm_80 and later (99 KB opt-in on sm_86/89/120); the rest need sm_80/90/100") {
+    const sm80::DeviceLimits small{84, 99 * 1024}, a100{108, 163 * 1024}, h100{132, 227 * 1024};
+    for (int config : {sm80::kConfigPipelinedLarge, sm80::kConfigPipelinedSmall, sm80::kConfigAsyncCopy,
+                       sm80::kConfigShortM})
+        CHECK(sm80::kernel_fits(config, small));
+    for (int config : {sm80::kConfigWide, sm80::kConfigLargeDeep}) {
+        CHECK_FALSE(sm80::kernel_fits(config, small));
+        CHECK(sm80::kernel_fits(config, a100));
+    }
+    CHECK_FALSE(sm80::kernel_fits(sm80::kConfigWideDeep, a100));
+    for (int config = 0; config < sm80::kTileConfigCount; ++config) CHECK(sm80::kernel_fits(config, h100));
     CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigPipelinedLarge]) == 3u * 32768u);
     CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigAsyncCopy]) == 32768u);
+    CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigWideDeep]) == 4u * 49152u);
 }
 
 TEST_CASE("sm80: kernel table") {
@@ -98,11 +111,49 @@ TEST_CASE("sm80: kernel table") {
 }
 
 TEST_CASE("sm80: heuristic") {
-    CHECK(sm80::choose_config(false, 4096, 4096, 1, 132) == sm80::kConfigAsyncCopy);
-    CHECK(sm80::choose_config(true, 4096, 4096, 1, 132) == sm80::kConfigPipelinedLarge);
-    CHECK(sm80::choose_config(true, 1024, 1024, 1, 132) == sm80::kConfigPipelinedSmall);  // 64 tiles
-    CHECK(sm80::choose_config(true, 1024, 1024, 4, 132) == sm80::kConfigPipelinedLarge);  // 256 tiles
-    CHECK(sm80::choose_config(true, 1536, 1408, 1, 132) == sm80::kConfigPipelinedLarge);  // 132 tiles
+    constexpr sm80::DeviceLimits h100{132, 227 * 1024};
+    constexpr sm80::DeviceLimits rtx{84, 99 * 1024};  // sm_86: 99 KB per block
+    const auto choose = [](int64_t m, int64_t n, int64_t k, int64_t batch, const sm80::DeviceLimits &device) {
+        const sm80::Choice c = sm80::choose_config(true, {m, n, k, batch}, device);
+        return std::pair<int, int>(c.config, c.splits);
+    };
+    using P = std::pair<int, int>;
+    CHECK(sm80::choose_config(false, {4096, 4096, 4096, 1}, h100).config == sm80::kConfigAsyncCopy);
+    CHECK(sm80::choose_config(false, {128, 128, 1 << 20, 1}, h100).splits == 1);
+    // 512 tiles of 128 x 256: the deep wide kernel where 192 KB fit, the 3-stage one on A100's 163 KB,
+    // 128 x 128 where neither fits.
+    CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigWideDeep, 1));
+    CHECK(choose(4096, 4096, 4096, 1, {108, 163 * 1024}) == P(sm80::kConfigWide, 1));
+    CHECK(choose(4096, 4096, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));
+    // 1024 x 1024: 32 wide tiles, 64 of 128 x 128 on 132 SMs: split K in 2 (224 slices).
+    CHECK(choose(1024, 1024, 14336, 1, h100) == P(sm80::kConfigPipelinedLarge, 2));
+    // ... unless K is too short to give each range 8 slices: then 128 x 64 tiles.
+    CHECK(choose(1024, 1024, 960, 1, h100) == P(sm80::kConfigPipelinedSmall, 1));
+    CHECK(choose(1024, 1024, 1024, 1, h100) == P(sm80::kConfigPipelinedLarge, 2));
+    // 128 x 4096: 32 tiles, 4 ranges of 16 slices.
+    CHECK(choose(128, 4096, 4096, 1, h100) == P(sm80::kConfigPipelinedLarge, 4));
+    // Short m: 64 x 128 tiles, split once they leave SMs idle, capped at 16 ranges.
+    CHECK(choose(16, 8192, 8192, 1, h100) == P(sm80::kConfigShortM, 2));
+    CHECK(choose(64, 65536, 64, 1, h100) == P(sm80::kConfigShortM, 1));
+    CHECK(choose(1, 128, 1 << 20, 1, h100) == P(sm80::kConfigShortM, 16));
+    // Batches never split.
+    CHECK(choose(128, 128, 1 << 16, 4, h100) == P(sm80::kConfigPipelinedSmall, 1));
+    CHECK(choose(1024, 1024, 4096, 4, h100) == P(sm80::kConfigPipelinedLarge, 1));  // 256 tiles
+    CHECK(choose(1536, 1408, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));   // 132 tiles
+}
+
+TEST_CASE("sm80: kernels that do not fit the device are never chosen") {
+    for (int smem : {99 * 1024, 163 * 1024, 227 * 1024}) {
+        const sm80::DeviceLimits device{132, smem};
+        for (int64_t m : {1, 64, 100, 1024, 8192})
+            for (int64_t n : {1, 1000, 8192})
+                for (int64_t k : {0, 64, 4096, 1 << 20}) {
+                    const sm80::Choice c = sm80::choose_config(true, {m, n, k, 1}, device);
+                    CHECK(sm80::kernel_fits(c.config, device));
+                    CHECK(c.splits >= 1);
+                    CHECK(c.splits <= sm80::kMaxSplits);
+                }
+    }
 }
 
 TEST_CASE("sm80: vector width") {
@@ -115,12 +166,13 @@ TEST_CASE("sm80: vector width") {
     CHECK(sm80::vector_width(0x1000, 4096, 4096 * 4096 + 2) == 2);
 }
 
-TEST_CASE("sm80: prepare_launch") {
+TEST_CASE("sm80: prepare_launch_config") {
     GemmParams p{};
     p.m = 4096;
     p.n = 4000;
     p.k = 4096;
     p.batch_count = 70000;
+    p.alpha = 1.0f;
     p.type_ab = asyncgemm::kBF16;
     p.type_cd = asyncgemm::kF32;
     p.a = reinterpret_cast<const void *>(uintptr_t{0x10000});
@@ -128,9 +180,10 @@ TEST_CASE("sm80: prepare_launch") {
     p.b = reinterpret_cast<const void *>(uintptr_t{0x20002});
     p.ldb = 4000;
     p.a_k_major = 1;
-    const sm80::Launch launch = sm80::prepare_launch(p, true, 132);
+    const sm80::Launch launch = sm80::prepare_launch_config(p, sm80::kConfigPipelinedLarge, 4);
     CHECK(launch.kernel == sm80::kernel_index(asyncgemm::kBF16, sm80::kConfigPipelinedLarge));
     CHECK(launch.grid_x == 32u * 32u);
+    CHECK(launch.grid_y == 1u);  // batches never split
     CHECK(launch.grid_z == 65535u);
     CHECK(launch.block_x == 256u);
     CHECK(launch.dynamic_smem == 98304u);
@@ -139,10 +192,52 @@ TEST_CASE("sm80: prepare_launch") {
     CHECK(p.vec_a == 8);
     CHECK(p.vec_b == 1);
     CHECK(p.raster_group == sm80::kRasterGroup);
+    CHECK(p.splits == 1);
+    CHECK(p.slices_per_split == 64);
 
     GemmParams f32 = p;
     f32.type_ab = asyncgemm::kF32;
-    CHECK(sm80::prepare_launch(f32, true, 132).kernel == -1);
-    GemmParams async_copy = p;
-    CHECK(sm80::prepare_launch(async_copy, false, 132).kernel == sm80::kernel_index(asyncgemm::kBF16, sm80::kConfigAsyncCopy));
+    CHECK(sm80::prepare_launch_config(f32, sm80::kConfigPipelinedLarge, 1).kernel == -1);
+    CHECK(sm80::prepare_launch_config(p, sm80::kTileConfigCount, 1).kernel == -1);
+}
+
+TEST_CASE("sm80: split ranges cover K exactly, none empty") {
+    GemmParams p{};
+    p.m = 256;
+    p.n = 256;
+    p.batch_count = 1;
+    p.alpha = 1.0f;
+    p.type_ab = asyncgemm::kF16;
+    p.type_cd = asyncgemm::kF16;
+    p.lda = p.ldb = 1 << 20;
+    for (int64_t k : {1, 63, 64, 65, 128, 129, 1000, 14336}) {
+        for (int splits : {1, 2, 3, 7, 16}) {
+            p.k = k;
+            const sm80::Launch launch = sm80::prepare_launch_config(p, sm80::kConfigPipelinedLarge, splits);
+            const int slices = static_cast<int>(sm80::ceil_div(k, 64));
+            CAPTURE(k);
+            CAPTURE(splits);
+            CHECK(launch.grid_y == static_cast<uint32_t>(p.splits));
+            CHECK(p.splits <= splits);
+            CHECK(p.splits >= 1);
+            // The kernel's ranges: split s takes min(slices - s * per_split, per_split) slices.
+            int covered = 0;
+            for (int s = 0; s < p.splits; ++s) {
+                const int mine = std::min(slices - s * p.slices_per_split, p.slices_per_split);
+                CHECK(mine >= 1);
+                covered += mine;
+            }
+            CHECK(covered == slices);
+        }
+    }
+    p.k = 4096;
+    p.alpha = 0.0f;  // no product: nothing to split
+    sm80::prepare_launch_config(p, sm80::kConfigPipelinedLarge, 4);
+    CHECK(p.splits == 1);
+}
+
+TEST_CASE("sm80: workspace of a split launch") {
+    const sm80::WorkspaceNeed need = sm80::workspace_need(sm80::kConfigPipelinedLarge, 64, 2);
+    CHECK(need.counters == 64);
+    CHECK(need.partial_bytes == 64 * 2 * 128 * 128 * 4);
 }

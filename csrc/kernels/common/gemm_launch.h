@@ -8,10 +8,11 @@ namespace asyncgemm {
 
 struct GemmLaunch {
     int kernel;             // index into the family's kKernels; -1: no kernel serves the problem
-    uint32_t grid_x;        // grid = (grid_x, 1, grid_z)
+    uint32_t grid_x;        // grid = (grid_x, grid_y, grid_z)
     uint32_t grid_z;
     uint32_t block_x;       // block = (block_x, 1, 1)
     uint32_t dynamic_smem;  // bytes
+    uint32_t grid_y = 1;    // split-K ranges (sm80 family)
 };
 
 inline constexpr int64_t kMaxGridX = 2147483647;         // 2^31 - 1 tiles

@@ -32,17 +32,17 @@ class OperandCopy {
 
 public:
     // Operand with `x_extent` rows (m or n) and `k` columns, starting at element `base` of the batch,
-    // of which this block's tile starts at x = x0, k = 0.
+    // of which this block's tiles start at x = x0, k = k0 (the first K-slice of its split).
     __device__ __forceinline__ OperandCopy(const T *base, int64_t ld, bool k_major, int64_t x_extent, int64_t k,
-                                           int64_t x0, int vec, int thread)
+                                           int64_t x0, int64_t k0, int vec, int thread)
         : vec_(vec) {
         const OperandLayout layout = operand_layout(TileX, kC.tile_k, k_major);
         const int row = thread / layout.row_chunks;
         const int chunk = thread % layout.row_chunks;
         const int row_step = kThreads / layout.row_chunks;
         // Global (row, column) of the thread's first chunk; rows and columns are the tile's.
-        const int64_t first_row = (k_major ? x0 : 0) + row;
-        const int64_t first_col = (k_major ? 0 : x0) + static_cast<int64_t>(chunk) * kChunkElements;
+        const int64_t first_row = (k_major ? x0 : k0) + row;
+        const int64_t first_col = (k_major ? k0 : x0) + static_cast<int64_t>(chunk) * kChunkElements;
         src_ = base + first_row * ld + first_col;
         fallback_ = base;
         row_stride_ = static_cast<int64_t>(row_step) * ld;

@@ -29,23 +29,36 @@ struct TileConfig {
     int min_blocks_per_sm;  // to __launch_bounds__
 };
 
-// tile_k = 64 makes every shared row, K-major (64 k) or MN-major (64 or 128 x), a multiple of 128
+// tile_k = 64 makes every shared row, K-major (64 k) or MN-major (64 to 256 x), a multiple of 128
 // bytes, so one swizzle (swizzle.h) serves all four majors, and halves the barriers per MMA against
-// tile_k = 32.  Each kernel stays within 96 KB so the family loads on the 99 KB SMs of sm_86/89/120
-// too.  The 128 x 128 kernels hold 64 fp32 accumulators and two steps of fragments per thread
-// (about 180 registers), so they run one block per SM; the 128 x 64 one fits 128 registers, two.
-//  0: 128 x 128, 8 warps of 64 x 32, 3 stages  - PIPELINED, problems with a wave of tiles or more
+// tile_k = 32.  Configurations 0 to 2 stay within 96 KB, so the family loads on the 99 KB SMs of
+// sm_86/89/120 too; the others need more and are used where the device has it (kernel_fits).
+//
+// What a warp tile costs: per k16 step a 64 x 32 warp tile issues 6 ldmatrix.x4 for 16 MMAs and a
+// 64 x 64 one 8 for 32.  Shared memory delivers 128 bytes a clock per SM, so at 64 x 32 the
+// ldmatrix traffic alone takes as long as the MMAs at the mma.sync peak; 64 x 64 leaves it a third
+// of the time.  Its 128 fp32 accumulators and two steps of fragments take the whole register file
+// of one 256-thread block per SM, so its tiles are 128 x 256 and it keeps 3 or 4 slices in flight.
+//  0: 128 x 128, 8 warps of 64 x 32, 3 stages  - PIPELINED on 99 KB devices
 //  1: 128 x 64,  8 warps of 32 x 32, 4 stages  - PIPELINED, problems with fewer big tiles than SMs
 //  2: 128 x 128, 8 warps of 64 x 32, 1 stage   - ASYNC_COPY, the unpipelined baseline
+//  3: 128 x 256, 8 warps of 64 x 64, 3 stages  - PIPELINED, a wave of tiles or more (144 KB)
+//  4: 128 x 256, 8 warps of 64 x 64, 4 stages  - the same with a deeper pipeline (192 KB)
+//  5: 64 x 128,  4 warps of 64 x 32, 2 stages  - short m (m <= 64): half the wasted rows of 128
+//  6: 128 x 128, 8 warps of 64 x 32, 5 stages  - 0 with a deeper pipeline (160 KB)
+// The indices are stable: the autotune cache stores them.
 inline constexpr TileConfig kTileConfigs[] = {
-    {128, 128, 64, 2, 4, 3, 1},
-    {128, 64, 64, 4, 2, 4, 2},
-    {128, 128, 64, 2, 4, 1, 1},
+    {128, 128, 64, 2, 4, 3, 1}, {128, 64, 64, 4, 2, 4, 2}, {128, 128, 64, 2, 4, 1, 1}, {128, 256, 64, 2, 4, 3, 1},
+    {128, 256, 64, 2, 4, 4, 1}, {64, 128, 64, 1, 4, 2, 2}, {128, 128, 64, 2, 4, 5, 1},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigPipelinedLarge = 0;
 inline constexpr int kConfigPipelinedSmall = 1;
 inline constexpr int kConfigAsyncCopy = 2;
+inline constexpr int kConfigWide = 3;
+inline constexpr int kConfigWideDeep = 4;
+inline constexpr int kConfigShortM = 5;
+inline constexpr int kConfigLargeDeep = 6;
 
 inline constexpr int kWarpSize = 32;
 inline constexpr int kElementBytes = 2;  // f16 and bf16
@@ -137,9 +150,17 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3", kF16, kConfigPipelinedLarge),
     kernel_info("asyncgemm_sm80_gemm_f16_128x64x64_s4", kF16, kConfigPipelinedSmall),
     kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s1", kF16, kConfigAsyncCopy),
+    kernel_info("asyncgemm_sm80_gemm_f16_128x256x64_s3", kF16, kConfigWide),
+    kernel_info("asyncgemm_sm80_gemm_f16_128x256x64_s4", kF16, kConfigWideDeep),
+    kernel_info("asyncgemm_sm80_gemm_f16_64x128x64_s2", kF16, kConfigShortM),
+    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s5", kF16, kConfigLargeDeep),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s3", kBF16, kConfigPipelinedLarge),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x64x64_s4", kBF16, kConfigPipelinedSmall),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s1", kBF16, kConfigAsyncCopy),
+    kernel_info("asyncgemm_sm80_gemm_bf16_128x256x64_s3", kBF16, kConfigWide),
+    kernel_info("asyncgemm_sm80_gemm_bf16_128x256x64_s4", kBF16, kConfigWideDeep),
+    kernel_info("asyncgemm_sm80_gemm_bf16_64x128x64_s2", kBF16, kConfigShortM),
+    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s5", kBF16, kConfigLargeDeep),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
@@ -155,14 +176,78 @@ constexpr int kernel_index(int32_t type_ab, int config) {
 
 constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// The configuration for a problem of m x n x batch on sm_count SMs.  ASYNC_COPY has one.  PIPELINED
-// takes the 128 x 128 tile unless its tiles would not fill every SM once (1024 x 1024 has 64 of them
-// for 132 SMs), where the 128 x 64 tile doubles the blocks at the same 8 warps each.
-constexpr int choose_config(bool pipelined, int64_t m, int64_t n, int64_t batch_count, int sm_count) {
-    if (!pipelined) return kConfigAsyncCopy;
-    const TileConfig &large = kTileConfigs[kConfigPipelinedLarge];
-    const int64_t large_tiles = ceil_div(m, large.tile_m) * ceil_div(n, large.tile_n) * batch_count;
-    return large_tiles < sm_count ? kConfigPipelinedSmall : kConfigPipelinedLarge;
+// What the heuristic knows of the device.
+struct DeviceLimits {
+    int sm_count;
+    int smem_per_block;  // bytes a block may opt in to
+};
+
+// The kernel of `config` can run on the device: its shared memory fits one block.
+constexpr bool kernel_fits(int config, const DeviceLimits &device) {
+    return smem_bytes(kTileConfigs[config]) <= static_cast<uint32_t>(device.smem_per_block);
+}
+
+// The problem as the heuristic sees it.
+struct Shape {
+    int64_t m, n, k, batch_count;
+};
+
+constexpr int64_t tile_count(int config, const Shape &s) {
+    const TileConfig &c = kTileConfigs[config];
+    return ceil_div(s.m, c.tile_m) * ceil_div(s.n, c.tile_n) * s.batch_count;
+}
+
+// Split-K bounds: each range keeps at least kMinSlicesPerSplit K-slices (so the pipeline fills and
+// the partial tile's round trip stays small beside the product), at most kMaxSplits ranges.
+inline constexpr int kMinSlicesPerSplit = 8;
+inline constexpr int kMaxSplits = 16;
+
+// K ranges per tile for `config`: as many as fill the SMs once the tiles alone do not (64 tiles of
+// 1024 x 1024 on 132 SMs: 2), within the bounds above; 1 for batches (their tiles fill the SMs, or
+// are too few to matter) and for a K too short to cut.
+constexpr int split_count(int config, const Shape &s, int sm_count) {
+    if (s.batch_count != 1) return 1;
+    const int64_t tiles = tile_count(config, s);
+    const int64_t slices = ceil_div(s.k, kTileConfigs[config].tile_k);
+    int64_t splits = sm_count / tiles;
+    if (splits > slices / kMinSlicesPerSplit) splits = slices / kMinSlicesPerSplit;
+    if (splits > kMaxSplits) splits = kMaxSplits;
+    return splits < 2 ? 1 : static_cast<int>(splits);
+}
+
+// The split for `config`: split_count once its tiles leave SMs idle, else 1.
+constexpr int splits_for(int config, const Shape &s, int sm_count) {
+    return tile_count(config, s) < sm_count ? split_count(config, s, sm_count) : 1;
+}
+
+struct Choice {
+    int config;
+    int splits;
+};
+
+// The configuration and split for a problem.  ASYNC_COPY has one configuration and never splits.
+// PIPELINED: the 64 x 128 tile for m <= 64; 128 x 256 tiles (the 4-stage kernel where it fits) once
+// they fill every SM; else 128 x 128 tiles; and where those leave SMs idle, split-K over them, or
+// the 128 x 64 tile (twice the blocks, no reduction) where K is too short to split.
+constexpr Choice choose_config(bool pipelined, const Shape &s, const DeviceLimits &device) {
+    if (!pipelined) return {kConfigAsyncCopy, 1};
+    if (s.m <= kTileConfigs[kConfigShortM].tile_m) return {kConfigShortM, splits_for(kConfigShortM, s, device.sm_count)};
+    if (kernel_fits(kConfigWide, device) && tile_count(kConfigWide, s) >= device.sm_count)
+        return {kernel_fits(kConfigWideDeep, device) ? kConfigWideDeep : kConfigWide, 1};
+    if (tile_count(kConfigPipelinedLarge, s) >= device.sm_count) return {kConfigPipelinedLarge, 1};
+    const int splits = split_count(kConfigPipelinedLarge, s, device.sm_count);
+    return splits > 1 ? Choice{kConfigPipelinedLarge, splits} : Choice{kConfigPipelinedSmall, 1};
+}
+
+// Bytes of workspace a split launch needs: the tile counters (int32, one per tile) and the fp32
+// partial tiles (one per tile and split).
+struct WorkspaceNeed {
+    int64_t counters;
+    int64_t partial_bytes;
+};
+constexpr WorkspaceNeed workspace_need(int config, int64_t tiles, int splits) {
+    const TileConfig &c = kTileConfigs[config];
+    return {tiles, tiles * splits * c.tile_m * c.tile_n * static_cast<int64_t>(sizeof(float))};
 }
 
 // Widest global -> shared copy, in elements: one 16-byte chunk along the contiguous dimension.
@@ -187,11 +272,13 @@ constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {
 
 // Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
 // types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:
-// vec_a, vec_b, tiles_m, tiles_n, raster_group, for the kernel of configuration `config_index` (into
-// kTileConfigs: choose_config's, or an autotuned one).  Returns the kernel and its launch
+// vec_a, vec_b, tiles_m, tiles_n, raster_group, splits and slices_per_split, for the kernel of
+// configuration `config_index` (into kTileConfigs: choose_config's, or an autotuned one) cutting K
+// into at most `splits` ranges (fewer where K is short; always 1 for batches, k = 0 or alpha = 0).
+// The caller sets partials and tile_counters when p.splits > 1.  Returns the kernel and its launch
 // geometry; kernel is -1 (and p untouched) when the types or the configuration have no kernel, the
 // tiles do not fit one grid, or K has 2^30 slices or more.
-inline Launch prepare_launch_config(GemmParams &p, int config_index) {
+inline Launch prepare_launch_config(GemmParams &p, int config_index, int splits) {
     const Launch none{-1, 0, 0, 0, 0};
     if (!supports_types(p.type_ab, p.type_cd) || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
     const int index = kernel_index(p.type_ab, config_index);
@@ -200,20 +287,24 @@ inline Launch prepare_launch_config(GemmParams &p, int config_index) {
     const TileConfig &config = kTileConfigs[kernel.config];
     const int64_t tiles_m = ceil_div(p.m, config.tile_m);
     const int64_t tiles_n = ceil_div(p.n, config.tile_n);
-    if (tiles_m > kMaxGridX / tiles_n || p.k / config.tile_k >= kMaxSlices) return none;
+    const int64_t slices = ceil_div(p.k, config.tile_k);
+    if (tiles_m > kMaxGridX / tiles_n || slices >= kMaxSlices) return none;
+    const bool can_split = p.batch_count == 1 && p.alpha != 0.f && slices > 1;
+    const int64_t per_split = can_split && splits > 1 ? ceil_div(slices, splits) : slices;
     p.vec_a = vector_width(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
     p.vec_b = vector_width(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
     p.tiles_m = static_cast<int32_t>(tiles_m);
     p.tiles_n = static_cast<int32_t>(tiles_n);
     p.raster_group = kRasterGroup;
-    return {index, static_cast<uint32_t>(tiles_m * tiles_n),
-            static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
-            static_cast<uint32_t>(threads(config)), kernel.dynamic_smem};
-}
-
-// prepare_launch_config with the heuristic's configuration for ASYNC_COPY or PIPELINED.
-inline Launch prepare_launch(GemmParams &p, bool pipelined, int sm_count) {
-    return prepare_launch_config(p, choose_config(pipelined, p.m, p.n, p.batch_count, sm_count));
+    p.splits = per_split > 0 ? static_cast<int32_t>(ceil_div(slices, per_split)) : 1;
+    p.slices_per_split = static_cast<int32_t>(per_split);
+    p.partials = nullptr;
+    p.tile_counters = nullptr;
+    Launch launch{index, static_cast<uint32_t>(tiles_m * tiles_n),
+                  static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
+                  static_cast<uint32_t>(threads(config)), kernel.dynamic_smem};
+    launch.grid_y = static_cast<uint32_t>(p.splits);
+    return launch;
 }
 
 }  // namespace asyncgemm::sm80

@@ -5,8 +5,9 @@
 // A block computes one tile of D (sm80_config.h).  Each K-slice of A and B is copied global ->
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
 // mma.sync m16n8k16 on ldmatrix fragments (warp_tile.cuh) and stores it through the epilogue
-// (epilogue.cuh).  With one stage (ASYNC_COPY) a slice is copied, waited for and multiplied in
-// turn; with `stages` stages (PIPELINED) stages - 1 slices are in flight while one is multiplied.
+// (epilogue.cuh); when K is split, the partial tiles meet in the split-K reduction first
+// (split_k.cuh).  With one stage (ASYNC_COPY) a slice is copied, waited for and multiplied in turn;
+// with `stages` stages (PIPELINED) stages - 1 slices are in flight while one is multiplied.
 // Blocks visit tiles in grouped order (raster.h) and loop over the batch along blockIdx.z.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -19,6 +20,7 @@
 #include "kernels/sm80/epilogue.cuh"
 #include "kernels/sm80/operand_copy.cuh"
 #include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/split_k.cuh"
 #include "kernels/sm80/warp_tile.cuh"
 
 namespace asyncgemm::sm80 {
@@ -41,16 +43,21 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
     const int lane = thread % kWarpSize;
 
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.  prepare_launch
-    // keeps the slice count an int.
+    // keeps the slice count an int.  Split `split` (blockIdx.y) multiplies slices_per_split slices
+    // from its first one (fewer in the last split).
     const bool has_product = p.k > 0 && p.alpha != 0.f;
-    const int slices = has_product ? static_cast<int>((p.k + kC.tile_k - 1) / kC.tile_k) : 0;
+    const int split = static_cast<int>(blockIdx.y);
+    const int first_slice = split * p.slices_per_split;
+    const int all_slices = has_product ? static_cast<int>((p.k + kC.tile_k - 1) / kC.tile_k) : 0;
+    const int slices = min(all_slices - first_slice, p.slices_per_split);
+    const int64_t k0 = static_cast<int64_t>(first_slice) * kC.tile_k;
     const float alpha = has_product ? p.alpha : 0.f;
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
         OperandCopy<T, Config, kC.tile_m> copy_a(static_cast<const T *>(p.a) + batch * p.stride_a, p.lda,
-                                                 p.a_k_major != 0, p.m, p.k, m0, p.vec_a, thread);
+                                                 p.a_k_major != 0, p.m, p.k, m0, k0, p.vec_a, thread);
         OperandCopy<T, Config, kC.tile_n> copy_b(static_cast<const T *>(p.b) + batch * p.stride_b, p.ldb,
-                                                 p.b_k_major != 0, p.n, p.k, n0, p.vec_b, thread);
+                                                 p.b_k_major != 0, p.n, p.k, n0, k0, p.vec_b, thread);
         WarpTile<T, Config> tile(p.a_k_major != 0, p.b_k_major != 0, warp, lane);
         const auto copy_slice = [&](int stage) {
             copy_a.copy(a_tile(stage));
@@ -92,6 +99,9 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
             }
         }
 
+        // Split-K (never with batches): the last block of the tile to finish stores the sum.
+        if (p.splits > 1 && !reduce_splits(tile, p, static_cast<int>(blockIdx.x), split, thread)) return;
+
         switch (p.type_cd) {
         case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, lane); break;
         case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, lane); break;
@@ -126,6 +136,14 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s3, __half, asyncgemm::sm80::kConfigPipelinedLarge);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x64x64_s4, __half, asyncgemm::sm80::kConfigPipelinedSmall);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s1, __half, asyncgemm::sm80::kConfigAsyncCopy);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x256x64_s3, __half, asyncgemm::sm80::kConfigWide);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x256x64_s4, __half, asyncgemm::sm80::kConfigWideDeep);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_64x128x64_s2, __half, asyncgemm::sm80::kConfigShortM);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s5, __half, asyncgemm::sm80::kConfigLargeDeep);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedLarge);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x64x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedSmall);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s1, __nv_bfloat16, asyncgemm::sm80::kConfigAsyncCopy);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x256x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigWide);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x256x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigWideDeep);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);

@@ -1,0 +1,71 @@
+// Split-K reduction of one output tile: the blocks of a tile's K ranges meet here after their
+// mainloops, and the last one to arrive adds every range's partial in split order, so the sum's
+// rounding (and hence D) is the same bits on every run, whichever block happens to finish last.
+//
+// Each block stores its fp32 accumulators as they lie in registers: accumulator group v (4 floats,
+// one mma tile) of thread t at float4 (split * kVectors + v) * threads + t of the tile's area, so
+// every store and load of a warp is 512 contiguous bytes.  The stores are made visible device-wide
+// (__threadfence) before the block counts itself in the tile's counter, and the last block fences
+// again before it reads the others'; it then sets the counter back to zero for the next launch.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/params.h"
+#include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/warp_tile.cuh"
+
+namespace asyncgemm::sm80 {
+
+// Returns true in every thread of the block that holds the tile's full sum in tile.acc, false in
+// every thread of the others (which then have nothing more to do for the tile).
+template <typename T, int Config>
+__device__ __forceinline__ bool reduce_splits(WarpTile<T, Config> &tile, const GemmParams &p, int tile_index,
+                                              int split, int thread) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kThreads = threads(kC);
+    constexpr int kTilesM = mma_tiles_m(kC), kTilesN = mma_tiles_n(kC);
+    constexpr int kVectors = kTilesM * kTilesN;
+    float4 *area = static_cast<float4 *>(p.partials) + static_cast<int64_t>(tile_index) * p.splits * kVectors * kThreads;
+    int *counter = static_cast<int *>(p.tile_counters) + tile_index;
+
+    float4 *mine = area + split * kVectors * kThreads + thread;
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kTilesN; ++j) {
+            const float *a = tile.acc[i][j];
+            mine[(i * kTilesN + j) * kThreads] = make_float4(a[0], a[1], a[2], a[3]);
+        }
+    }
+    __threadfence();
+    // One arrival per block, after all its threads' stores; the barrier's OR hands the verdict to all.
+    const bool last = __syncthreads_or(thread == 0 && atomicAdd(counter, 1) == p.splits - 1) != 0;
+    if (!last) return false;
+    __threadfence();
+
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kTilesN; ++j) {
+            const float4 *partial = area + (i * kTilesN + j) * kThreads + thread;
+            float4 sum = __ldcg(partial);
+            for (int s = 1; s < p.splits; ++s) {
+                const float4 next = __ldcg(partial + s * kVectors * kThreads);
+                sum.x += next.x;
+                sum.y += next.y;
+                sum.z += next.z;
+                sum.w += next.w;
+            }
+            float *a = tile.acc[i][j];
+            a[0] = sum.x;
+            a[1] = sum.y;
+            a[2] = sum.z;
+            a[3] = sum.w;
+        }
+    }
+    if (thread == 0) *counter = 0;
+    return true;
+}
+
+}  // namespace asyncgemm::sm80
