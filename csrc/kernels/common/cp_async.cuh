@@ -39,6 +39,11 @@ __device__ __forceinline__ void cp_async_or_zero(uint32_t dst_shared, const void
     }
 }
 
+// cp.async.cg.shared.global [dst], [src], 16: the unpredicated 16-byte copy of whole tiles.
+__device__ __forceinline__ void cp_async_16(uint32_t dst_shared, const void *src_global) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst_shared), "l"(src_global) : "memory");
+}
+
 // cp.async.commit_group: closes the group of copies this thread issued since the last commit.
 __device__ __forceinline__ void cp_async_commit() { __pipeline_commit(); }
 

@@ -6,10 +6,12 @@
 // row_chunks), so all its chunks share one column and one swizzle: per slice, the thread's state is
 // one source pointer and how many rows and columns remain inside the matrix.
 //
-// Tails are zero-filled (a product over k past K must add zeros, whatever lies in memory there).  A
-// chunk whose source is 16-byte aligned (vec 8) is one cp.async; vec 4 and 2 split it into 8- and
-// 4-byte cp.async; vec 1 (2-byte aligned only), and a vector the matrix's row ends inside, load
-// element by element and store through registers.
+// A thread whose chunks of a slice all lie whole inside the matrix, 16-byte aligned, copies each
+// with one cp.async and no checks.  Otherwise it goes chunk by chunk, and tails are zero-filled (a
+// product over k past K must add zeros, whatever lies in memory there): a chunk whose source is
+// 16-byte aligned (vec 8) is one cp.async; vec 4 and 2 split it into 8- and 4-byte cp.async; vec 1
+// (2-byte aligned only), and a vector the matrix's row ends inside, load element by element and
+// store through registers.
 #pragma once
 
 #include <stdint.h>
@@ -55,13 +57,21 @@ public:
     }
 
     // Copies the next K-slice into the shared tile `tile` (cp.async: commit and wait before
-    // reading), then steps to the slice after it.
+    // reading), then steps to the slice after it.  Every thread of a block whose chunks all lie
+    // whole inside the matrix (all but the edge tiles and the last slice) takes the first branch:
+    // one unpredicated 16-byte cp.async and one pointer step per chunk.
     __device__ __forceinline__ void copy(char *tile) {
-        switch (vec_) {
-        case 8: copy_slice<8>(tile); break;
-        case 4: copy_slice<4>(tile); break;
-        case 2: copy_slice<2>(tile); break;
-        default: copy_slice<1>(tile); break;
+        const bool whole = vec_ == kChunkElements && (kChunksPerThread - 1) * row_step_ < rows_left_ &&
+                           cols_left_ >= kChunkElements;
+        if (whole) {
+            copy_whole_slice(smem_addr(tile) + dst_offset_);
+        } else {
+            switch (vec_) {
+            case 8: copy_slice<8>(tile); break;
+            case 4: copy_slice<4>(tile); break;
+            case 2: copy_slice<2>(tile); break;
+            default: copy_slice<1>(tile); break;
+            }
         }
         src_ += slice_step_;
         if (k_major_) {
@@ -72,6 +82,15 @@ public:
     }
 
 private:
+    __device__ __forceinline__ void copy_whole_slice(uint32_t dst) const {
+        const T *src = src_;
+#pragma unroll
+        for (int i = 0; i < kChunksPerThread; ++i) {
+            cp_async_16(dst + i * kDstChunkStep, src);
+            src += row_stride_;
+        }
+    }
+
     template <int Vec>
     __device__ __forceinline__ void copy_slice(char *tile) {
 #pragma unroll
