@@ -120,9 +120,8 @@ TEST_CASE("sm80: heuristic") {
     using P = std::pair<int, int>;
     CHECK(sm80::choose_config(false, {4096, 4096, 4096, 1}, h100).config == sm80::kConfigAsyncCopy);
     CHECK(sm80::choose_config(false, {128, 128, 1 << 20, 1}, h100).splits == 1);
-    // 512 tiles of 128 x 256: the deep wide kernel where 192 KB fit, the 3-stage one on A100's 163 KB,
-    // 128 x 128 where neither fits.
-    CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigWideDeep, 1));
+    // 512 tiles of 128 x 256 where 144 KB fit, else 128 x 128.
+    CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigWide, 1));
     CHECK(choose(4096, 4096, 4096, 1, {108, 163 * 1024}) == P(sm80::kConfigWide, 1));
     CHECK(choose(4096, 4096, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));
     // 1024 x 1024: 32 wide tiles, 64 of 128 x 128 on 132 SMs: split K in 2 (224 slices).
@@ -130,10 +129,10 @@ TEST_CASE("sm80: heuristic") {
     // ... unless K is too short to give each range 8 slices: then 128 x 64 tiles.
     CHECK(choose(1024, 1024, 960, 1, h100) == P(sm80::kConfigPipelinedSmall, 1));
     CHECK(choose(1024, 1024, 1024, 1, h100) == P(sm80::kConfigPipelinedLarge, 2));
-    // 128 x 4096: 32 tiles, 4 ranges of 16 slices.
-    CHECK(choose(128, 4096, 4096, 1, h100) == P(sm80::kConfigPipelinedLarge, 4));
-    // Short m: 64 x 128 tiles, split once they leave SMs idle, capped at 16 ranges.
-    CHECK(choose(16, 8192, 8192, 1, h100) == P(sm80::kConfigShortM, 2));
+    // One row of tiles, 128 x 4096: 64 tiles of 128 x 64 at two blocks per SM, 4 ranges of 16 slices.
+    CHECK(choose(128, 4096, 4096, 1, h100) == P(sm80::kConfigPipelinedSmall, 4));
+    // Short m: 64 x 128 tiles (two blocks per SM), split once they leave SMs idle, at most 16 ranges.
+    CHECK(choose(16, 8192, 8192, 1, h100) == P(sm80::kConfigShortM, 4));
     CHECK(choose(64, 65536, 64, 1, h100) == P(sm80::kConfigShortM, 1));
     CHECK(choose(1, 128, 1 << 20, 1, h100) == P(sm80::kConfigShortM, 16));
     // Batches never split.

@@ -203,13 +203,14 @@ inline constexpr int kMinSlicesPerSplit = 8;
 inline constexpr int kMaxSplits = 16;
 
 // K ranges per tile for `config`: as many as fill the SMs once the tiles alone do not (64 tiles of
-// 1024 x 1024 on 132 SMs: 2), within the bounds above; 1 for batches (their tiles fill the SMs, or
-// are too few to matter) and for a K too short to cut.
+// 1024 x 1024 on 132 SMs, one block per SM: 2), counting every block an SM holds at once, within
+// the bounds above; 1 for batches (their tiles fill the SMs, or are too few to matter) and for a K
+// too short to cut.
 constexpr int split_count(int config, const Shape &s, int sm_count) {
     if (s.batch_count != 1) return 1;
     const int64_t tiles = tile_count(config, s);
     const int64_t slices = ceil_div(s.k, kTileConfigs[config].tile_k);
-    int64_t splits = sm_count / tiles;
+    int64_t splits = int64_t{sm_count} * kTileConfigs[config].min_blocks_per_sm / tiles;
     if (splits > slices / kMinSlicesPerSplit) splits = slices / kMinSlicesPerSplit;
     if (splits > kMaxSplits) splits = kMaxSplits;
     return splits < 2 ? 1 : static_cast<int>(splits);
@@ -226,17 +227,18 @@ struct Choice {
 };
 
 // The configuration and split for a problem.  ASYNC_COPY has one configuration and never splits.
-// PIPELINED: the 64 x 128 tile for m <= 64; 128 x 256 tiles (the 4-stage kernel where it fits) once
-// they fill every SM; else 128 x 128 tiles; and where those leave SMs idle, split-K over them, or
-// the 128 x 64 tile (twice the blocks, no reduction) where K is too short to split.
+// PIPELINED (measured on H100, bench/RESULTS.md): the 64 x 128 tile for m <= 64; 128 x 256 tiles
+// (3 stages: the 4-stage kernel is no faster) once they fill every SM; else 128 x 128 tiles; and
+// where those leave SMs idle, split K over them, or, for one row of tiles (m <= 128) or a K too
+// short to split, over the 128 x 64 tile, which doubles the blocks and runs two per SM.
 constexpr Choice choose_config(bool pipelined, const Shape &s, const DeviceLimits &device) {
     if (!pipelined) return {kConfigAsyncCopy, 1};
     if (s.m <= kTileConfigs[kConfigShortM].tile_m) return {kConfigShortM, splits_for(kConfigShortM, s, device.sm_count)};
-    if (kernel_fits(kConfigWide, device) && tile_count(kConfigWide, s) >= device.sm_count)
-        return {kernel_fits(kConfigWideDeep, device) ? kConfigWideDeep : kConfigWide, 1};
+    if (kernel_fits(kConfigWide, device) && tile_count(kConfigWide, s) >= device.sm_count) return {kConfigWide, 1};
     if (tile_count(kConfigPipelinedLarge, s) >= device.sm_count) return {kConfigPipelinedLarge, 1};
     const int splits = split_count(kConfigPipelinedLarge, s, device.sm_count);
-    return splits > 1 ? Choice{kConfigPipelinedLarge, splits} : Choice{kConfigPipelinedSmall, 1};
+    if (splits > 1 && s.m > kTileConfigs[kConfigPipelinedLarge].tile_m) return {kConfigPipelinedLarge, splits};
+    return {kConfigPipelinedSmall, splits_for(kConfigPipelinedSmall, s, device.sm_count)};
 }
 
 // Bytes of workspace a split launch needs: the tile counters (int32, one per tile) and the fp32

@@ -4,10 +4,10 @@
 //
 // A block computes one tile of D (sm80_config.h).  Each K-slice of A and B is copied global ->
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
-// mma.sync m16n8k16 on ldmatrix fragments (warp_tile.cuh) and stores it through the epilogue
+// mma.sync m16n8k16 on ldmatrix fragments (warp_tile.cuh) in the K loop (mainloop.cuh: one stage for
+// ASYNC_COPY, a software pipeline of `stages` for PIPELINED) and stores it through the epilogue
 // (epilogue.cuh); when K is split, the partial tiles meet in the split-K reduction first
-// (split_k.cuh).  With one stage (ASYNC_COPY) a slice is copied, waited for and multiplied in turn;
-// with `stages` stages (PIPELINED) stages - 1 slices are in flight while one is multiplied.
+// (split_k.cuh).
 // Blocks visit tiles in grouped order (raster.h) and loop over the batch along blockIdx.z.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -18,6 +18,7 @@
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
 #include "kernels/sm80/epilogue.cuh"
+#include "kernels/sm80/mainloop.cuh"
 #include "kernels/sm80/operand_copy.cuh"
 #include "kernels/sm80/sm80_config.h"
 #include "kernels/sm80/split_k.cuh"
@@ -63,40 +64,20 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
             copy_a.copy(a_tile(stage));
             copy_b.copy(b_tile(stage));
         };
-        const auto multiply = [&](int stage) { tile.multiply(smem_addr(a_tile(stage)), smem_addr(b_tile(stage))); };
-
-        if constexpr (kStages == 1) {
-            // Copy, wait for all of it, let every thread see it, multiply, and let every thread
-            // finish reading before the next copy overwrites the tile.
-            for (int s = 0; s < slices; ++s) {
-                copy_slice(0);
-                cp_async_commit();
-                cp_async_wait<0>();
-                __syncthreads();
-                multiply(0);
-                __syncthreads();
+        const auto a_address = [&](int stage) { return smem_addr(a_tile(stage)); };
+        const auto b_address = [&](int stage) { return smem_addr(b_tile(stage)); };
+        // The majors pick ldmatrix or ldmatrix.trans: one branch per launch, not per load, which
+        // would cut the instruction stream into pieces ptxas cannot interleave.
+        if (p.a_k_major != 0) {
+            if (p.b_k_major != 0) {
+                mainloop<kStages, true, true>(tile, slices, copy_slice, a_address, b_address);
+            } else {
+                mainloop<kStages, true, false>(tile, slices, copy_slice, a_address, b_address);
             }
+        } else if (p.b_k_major != 0) {
+            mainloop<kStages, false, true>(tile, slices, copy_slice, a_address, b_address);
         } else {
-            // Prologue: slices 0 .. stages - 2, one cp.async group each (empty past the end, so every
-            // wait below counts the same number of groups).
-#pragma unroll
-            for (int s = 0; s < kStages - 1; ++s) {
-                if (s < slices) copy_slice(s);
-                cp_async_commit();
-            }
-            int read_stage = 0;            // holds slice s
-            int write_stage = kStages - 1;  // receives slice s + stages - 1
-            for (int s = 0; s < slices; ++s) {
-                // Slice s has landed for this thread; the barrier makes it every thread's, and
-                // tells every thread that slice s - 1's stage (write_stage) is no longer read.
-                cp_async_wait<kStages - 2>();
-                __syncthreads();
-                if (s + kStages - 1 < slices) copy_slice(write_stage);
-                cp_async_commit();
-                multiply(read_stage);
-                read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
-                write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
-            }
+            mainloop<kStages, false, false>(tile, slices, copy_slice, a_address, b_address);
         }
 
         // Split-K (never with batches): the last block of the tile to finish stores the sum.

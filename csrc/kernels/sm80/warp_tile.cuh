@@ -1,11 +1,14 @@
 // A warp's share of the block tile: mma.sync m16n8k16 accumulators in fp32 and the ldmatrix loads
 // that feed them from the swizzled shared tiles.
 //
-// One ldmatrix.x4 fetches a 16 (x) x 16 (k) block of an operand as four 8x8 matrices, matrix q at
-// x + 8 (q % 2), k + 8 (q / 2): for A that is the m16k16 fragment itself, for B the k16 x n8
-// fragments of two neighbouring n8 tiles.  Lane 8q + r points at row r of matrix q: in a K-major
-// tile row x + r, chunk k / 8; in an MN-major tile (read with .trans) row k + r, chunk x / 8.  Those
-// rows are r mod 8, so the swizzle of every load is the lane's fixed XOR with r.
+// One ldmatrix.x4 fetches a 16 (x) x 16 (k) block of an operand as four 8x8 matrices into four
+// consecutive registers, in the order mma.sync wants them.  For A, matrix q lies at x + 8 (q % 2),
+// k + 8 (q / 2): the m16k16 fragment itself.  For B, matrix q lies at x + 8 (q / 2), k + 8 (q % 2):
+// registers 0-1 are the k16 x n8 fragment of one n8 tile and 2-3 that of the next, each an aligned
+// register pair as the instruction takes it (the other order would cost two moves per MMA).  Lane
+// 8q + r points at row r of matrix q: in a K-major tile row x + r, chunk k / 8; in an MN-major tile
+// (read with .trans) row k + r, chunk x / 8.  Those rows are r mod 8, so the swizzle of every load is
+// the lane's fixed XOR with r.
 #pragma once
 
 #include <stdint.h>
@@ -21,14 +24,18 @@ namespace asyncgemm::sm80 {
 // blocks, which move along rows or chunks depending on the major (a uniform run-time choice).
 class FragmentAddress {
 public:
-    // warp_x: the warp tile's first x in the block tile.
-    __device__ __forceinline__ FragmentAddress(int tile_x, int tile_k, bool k_major, int warp_x, int lane)
+    // warp_x: the warp tile's first x in the block tile.  k_first: matrices step along k first (B's
+    // order above), else along x (A's).
+    __device__ __forceinline__ FragmentAddress(int tile_x, int tile_k, bool k_major, int warp_x, bool k_first,
+                                               int lane)
         : swizzle_(lane % kSwizzleRows) {
         const int q = lane / 8;
         const int r = lane % 8;
+        const int x8 = k_first ? q / 2 : q % 2;  // the matrix's x / 8 and k / 8 in the 16 x 16 block
+        const int k8 = k_first ? q % 2 : q / 2;
         const int row_bytes = operand_layout(tile_x, tile_k, k_major).row_chunks * kSwizzleChunkBytes;
-        const int lane_row = k_major ? warp_x + (q % 2) * 8 + r : (q / 2) * 8 + r;
-        lane_chunk_ = k_major ? q / 2 : warp_x / kChunkElements + q % 2;
+        const int lane_row = k_major ? warp_x + x8 * 8 + r : k8 * 8 + r;
+        lane_chunk_ = k_major ? k8 : warp_x / kChunkElements + x8;
         lane_offset_ = static_cast<uint32_t>(lane_row * row_bytes);
         block_row_bytes_ = static_cast<uint32_t>(16 * row_bytes);
     }
@@ -56,27 +63,30 @@ private:
 };
 
 // T: __half or __nv_bfloat16.  The warp at (warp / warps_n, warp % warps_n) of the warp grid owns
-// rows warp_m0 .. + warp_tile_m and columns warp_n0 .. + warp_tile_n of the block tile.
+// rows warp_m0 .. + warp_tile_m and columns warp_n0 .. + warp_tile_n of the block tile.  A slice of
+// tile_k is kSteps k16 steps: load() fetches one step's fragments, mma() multiplies them in.  The
+// majors are template parameters (ldmatrix or ldmatrix.trans): the caller picks them once per launch.
 template <typename T, int Config>
 class WarpTile {
     static constexpr TileConfig kC = kTileConfigs[Config];
     static constexpr int kTilesM = mma_tiles_m(kC);
     static constexpr int kTilesN = mma_tiles_n(kC);
-    static constexpr int kSteps = kC.tile_k / kMmaK;
-
-    struct Fragments {
-        uint32_t a[kTilesM][4];
-        uint32_t b[kTilesN][2];
-    };
 
 public:
+    static constexpr int kSteps = kC.tile_k / kMmaK;
+
+    // One k16 step's operands: a[i] the A fragment of m16 tile i, b[j / 2] the B fragments of n8
+    // tiles j (registers 0-1) and j + 1 (2-3).
+    struct Fragments {
+        uint32_t a[kTilesM][4];
+        uint32_t b[kTilesN / 2][4];
+    };
+
     __device__ __forceinline__ WarpTile(bool a_k_major, bool b_k_major, int warp, int lane)
         : warp_m0(warp / kC.warps_n * warp_tile_m(kC)),
           warp_n0(warp % kC.warps_n * warp_tile_n(kC)),
-          a_k_major_(a_k_major),
-          b_k_major_(b_k_major),
-          a_(kC.tile_m, kC.tile_k, a_k_major, warp_m0, lane),
-          b_(kC.tile_n, kC.tile_k, b_k_major, warp_n0, lane) {
+          a_(kC.tile_m, kC.tile_k, a_k_major, warp_m0, false, lane),
+          b_(kC.tile_n, kC.tile_k, b_k_major, warp_n0, true, lane) {
 #pragma unroll
         for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
@@ -87,20 +97,24 @@ public:
         }
     }
 
-    // acc += the slice held in the shared tiles at a_tile, b_tile.  The majors pick ldmatrix or
-    // ldmatrix.trans once per slice: a branch around each load would cut the instruction stream
-    // into pieces ptxas cannot interleave.
-    __device__ __forceinline__ void multiply(uint32_t a_tile, uint32_t b_tile) {
-        if (a_k_major_) {
-            if (b_k_major_) {
-                multiply<true, true>(a_tile, b_tile);
-            } else {
-                multiply<true, false>(a_tile, b_tile);
+    // The fragments of k16 step `step` of the slice held in the shared tiles at a_tile, b_tile.
+    template <bool AKMajor, bool BKMajor>
+    __device__ __forceinline__ void load(Fragments &f, uint32_t a_tile, uint32_t b_tile, int step) const {
+#pragma unroll
+        for (int i = 0; i < kTilesM; ++i) a_.template load<AKMajor>(f.a[i], a_tile, i, step);
+#pragma unroll
+        for (int j = 0; j < kTilesN / 2; ++j) b_.template load<BKMajor>(f.b[j], b_tile, j, step);
+    }
+
+    // acc += one step's product.
+    __device__ __forceinline__ void mma(const Fragments &f) {
+#pragma unroll
+        for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+            for (int j = 0; j < kTilesN; ++j) {
+                const uint32_t(&pair)[4] = f.b[j / 2];
+                mma_m16n8k16<T>(acc[i][j], f.a[i], pair[2 * (j % 2)], pair[2 * (j % 2) + 1]);
             }
-        } else if (b_k_major_) {
-            multiply<false, true>(a_tile, b_tile);
-        } else {
-            multiply<false, false>(a_tile, b_tile);
         }
     }
 
@@ -108,40 +122,6 @@ public:
     float acc[kTilesM][kTilesN][4];  // mma tile (i, j): rows warp_m0 + 16 i, columns warp_n0 + 8 j
 
 private:
-    // The fragments of step s + 1 are loaded before the MMAs of step s, so the ldmatrix latency
-    // hides behind them.
-    template <bool AKMajor, bool BKMajor>
-    __device__ __forceinline__ void multiply(uint32_t a_tile, uint32_t b_tile) {
-        Fragments frag[2];
-        load<AKMajor, BKMajor>(frag[0], a_tile, b_tile, 0);
-#pragma unroll
-        for (int s = 0; s < kSteps; ++s) {
-            if (s + 1 < kSteps) load<AKMajor, BKMajor>(frag[(s + 1) % 2], a_tile, b_tile, s + 1);
-#pragma unroll
-            for (int i = 0; i < kTilesM; ++i) {
-#pragma unroll
-                for (int j = 0; j < kTilesN; ++j) mma_m16n8k16<T>(acc[i][j], frag[s % 2].a[i], frag[s % 2].b[j]);
-            }
-        }
-    }
-
-    template <bool AKMajor, bool BKMajor>
-    __device__ __forceinline__ void load(Fragments &f, uint32_t a_tile, uint32_t b_tile, int step) const {
-#pragma unroll
-        for (int i = 0; i < kTilesM; ++i) a_.template load<AKMajor>(f.a[i], a_tile, i, step);
-#pragma unroll
-        for (int j = 0; j < kTilesN; j += 2) {
-            // Matrices 0 and 2 are k 0-7 and 8-15 of n8 tile j, matrices 1 and 3 those of tile j + 1.
-            uint32_t r[4];
-            b_.template load<BKMajor>(r, b_tile, j / 2, step);
-            f.b[j][0] = r[0];
-            f.b[j][1] = r[2];
-            f.b[j + 1][0] = r[1];
-            f.b[j + 1][1] = r[3];
-        }
-    }
-
-    bool a_k_major_, b_k_major_;
     FragmentAddress a_, b_;
 };
 
