@@ -44,26 +44,24 @@ __device__ __forceinline__ bool reduce_splits(WarpTile<T, Config> &tile, const G
     if (!last) return false;
     __threadfence();
 
+    // Split by split, each split's loads all issued together (one L2 round trip per split, not one
+    // per accumulator group), added in split order.
+    const auto add_split = [&](int s, bool first) {
 #pragma unroll
-    for (int i = 0; i < kTilesM; ++i) {
+        for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
-        for (int j = 0; j < kTilesN; ++j) {
-            const float4 *partial = area + (i * kTilesN + j) * kThreads + thread;
-            float4 sum = __ldcg(partial);
-            for (int s = 1; s < p.splits; ++s) {
-                const float4 next = __ldcg(partial + s * kVectors * kThreads);
-                sum.x += next.x;
-                sum.y += next.y;
-                sum.z += next.z;
-                sum.w += next.w;
+            for (int j = 0; j < kTilesN; ++j) {
+                const float4 partial = __ldcg(area + (s * kVectors + i * kTilesN + j) * kThreads + thread);
+                float *a = tile.acc[i][j];
+                a[0] = first ? partial.x : a[0] + partial.x;
+                a[1] = first ? partial.y : a[1] + partial.y;
+                a[2] = first ? partial.z : a[2] + partial.z;
+                a[3] = first ? partial.w : a[3] + partial.w;
             }
-            float *a = tile.acc[i][j];
-            a[0] = sum.x;
-            a[1] = sum.y;
-            a[2] = sum.z;
-            a[3] = sum.w;
         }
-    }
+    };
+    add_split(0, true);
+    for (int s = 1; s < p.splits; ++s) add_split(s, false);
     if (thread == 0) *counter = 0;
     return true;
 }
