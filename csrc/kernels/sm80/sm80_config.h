@@ -46,10 +46,12 @@ struct TileConfig {
 //  4: 128 x 256, 8 warps of 64 x 64, 4 stages  - the same with a deeper pipeline (192 KB)
 //  5: 64 x 128,  4 warps of 64 x 32, 2 stages  - short m (m <= 64): half the wasted rows of 128
 //  6: 128 x 128, 8 warps of 64 x 32, 5 stages  - 0 with a deeper pipeline (160 KB)
+//  7: 128 x 128, 4 warps of 64 x 64, 3 stages  - two blocks per SM (2 x 96 KB): one block's MMAs
+//     run through the other's barriers and copies
 // The indices are stable: the autotune cache stores them.
 inline constexpr TileConfig kTileConfigs[] = {
     {128, 128, 64, 2, 4, 3, 1}, {128, 64, 64, 4, 2, 4, 2}, {128, 128, 64, 2, 4, 1, 1}, {128, 256, 64, 2, 4, 3, 1},
-    {128, 256, 64, 2, 4, 4, 1}, {64, 128, 64, 1, 4, 2, 2}, {128, 128, 64, 2, 4, 5, 1},
+    {128, 256, 64, 2, 4, 4, 1}, {64, 128, 64, 1, 4, 2, 2}, {128, 128, 64, 2, 4, 5, 1}, {128, 128, 64, 2, 2, 3, 2},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigPipelinedLarge = 0;
@@ -59,6 +61,7 @@ inline constexpr int kConfigWide = 3;
 inline constexpr int kConfigWideDeep = 4;
 inline constexpr int kConfigShortM = 5;
 inline constexpr int kConfigLargeDeep = 6;
+inline constexpr int kConfigPaired = 7;
 
 inline constexpr int kWarpSize = 32;
 inline constexpr int kElementBytes = 2;  // f16 and bf16
@@ -144,7 +147,8 @@ constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config) {
     return {name, type_ab, config, smem_bytes(kTileConfigs[config])};
 }
 
-// Names: asyncgemm_sm80_gemm_<type_ab>_<tile_m>x<tile_n>x<tile_k>_s<stages>.  sm80_gemm.cu checks at
+// Names: asyncgemm_sm80_gemm_<type_ab>_<tile_m>x<tile_n>x<tile_k>_s<stages>[_w<warps> where two
+// configurations differ in warps only].  sm80_gemm.cu checks at
 // compile time that each of its kernels matches its entry here.
 inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3", kF16, kConfigPipelinedLarge),
@@ -154,6 +158,7 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_f16_128x256x64_s4", kF16, kConfigWideDeep),
     kernel_info("asyncgemm_sm80_gemm_f16_64x128x64_s2", kF16, kConfigShortM),
     kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s5", kF16, kConfigLargeDeep),
+    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3_w4", kF16, kConfigPaired),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s3", kBF16, kConfigPipelinedLarge),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x64x64_s4", kBF16, kConfigPipelinedSmall),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s1", kBF16, kConfigAsyncCopy),
@@ -161,6 +166,7 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_bf16_128x256x64_s4", kBF16, kConfigWideDeep),
     kernel_info("asyncgemm_sm80_gemm_bf16_64x128x64_s2", kBF16, kConfigShortM),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s5", kBF16, kConfigLargeDeep),
+    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4", kBF16, kConfigPaired),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 

@@ -121,6 +121,7 @@ ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x256x64_s3, __half, asyncgemm::
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x256x64_s4, __half, asyncgemm::sm80::kConfigWideDeep);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_64x128x64_s2, __half, asyncgemm::sm80::kConfigShortM);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s5, __half, asyncgemm::sm80::kConfigLargeDeep);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s3_w4, __half, asyncgemm::sm80::kConfigPaired);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedLarge);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x64x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedSmall);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s1, __nv_bfloat16, asyncgemm::sm80::kConfigAsyncCopy);
@@ -128,3 +129,4 @@ ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x256x64_s3, __nv_bfloat16, asy
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x256x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigWideDeep);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4, __nv_bfloat16, asyncgemm::sm80::kConfigPaired);
