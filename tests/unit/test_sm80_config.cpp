@@ -112,6 +112,7 @@ TEST_CASE("sm80: kernel table") {
 
 TEST_CASE("sm80: heuristic") {
     constexpr sm80::DeviceLimits h100{132, 227 * 1024};
+    constexpr sm80::DeviceLimits a100{108, 163 * 1024};
     constexpr sm80::DeviceLimits rtx{84, 99 * 1024};  // sm_86: 99 KB per block
     const auto choose = [](int64_t m, int64_t n, int64_t k, int64_t batch, const sm80::DeviceLimits &device) {
         const sm80::Choice c = sm80::choose_config(true, {m, n, k, batch}, device);
@@ -120,15 +121,24 @@ TEST_CASE("sm80: heuristic") {
     using P = std::pair<int, int>;
     CHECK(sm80::choose_config(false, {4096, 4096, 4096, 1}, h100).config == sm80::kConfigAsyncCopy);
     CHECK(sm80::choose_config(false, {128, 128, 1 << 20, 1}, h100).splits == 1);
-    // 512 tiles of 128 x 256 where 144 KB fit, else 128 x 128.
-    CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigWide, 1));
-    CHECK(choose(4096, 4096, 4096, 1, {108, 163 * 1024}) == P(sm80::kConfigWide, 1));
+    CHECK(sm80::runs_paired(h100));
+    CHECK_FALSE(sm80::runs_paired(a100));
+    CHECK_FALSE(sm80::runs_paired(rtx));
+    // Many tiles: the paired kernel on H100, 128 x 256 where 144 KB fit, else 128 x 128.
+    CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigPaired, 1));
+    CHECK(choose(4096, 4096, 4096, 1, a100) == P(sm80::kConfigWide, 1));
     CHECK(choose(4096, 4096, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));
-    // 1024 x 1024: 32 wide tiles, 64 of 128 x 128 on 132 SMs: split K in 2 (224 slices).
-    CHECK(choose(1024, 1024, 14336, 1, h100) == P(sm80::kConfigPipelinedLarge, 2));
-    // ... unless K is too short to give each range 8 slices: then 128 x 64 tiles.
-    CHECK(choose(1024, 1024, 960, 1, h100) == P(sm80::kConfigPipelinedSmall, 1));
-    CHECK(choose(1024, 1024, 1024, 1, h100) == P(sm80::kConfigPipelinedLarge, 2));
+    CHECK(choose(1024, 1024, 4096, 4, h100) == P(sm80::kConfigPaired, 1));  // 256 tiles
+    CHECK(choose(1536, 1408, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));  // 132 tiles
+    // 1024 x 1024: 64 tiles of 128 x 128.  H100 holds two paired blocks per SM: K in 4 ranges of
+    // 56 slices; fewer where K is shorter (each range keeps 8 slices).
+    CHECK(choose(1024, 1024, 14336, 1, h100) == P(sm80::kConfigPaired, 4));
+    CHECK(choose(1024, 1024, 1024, 1, h100) == P(sm80::kConfigPaired, 2));
+    CHECK(choose(1024, 1024, 960, 1, h100) == P(sm80::kConfigPaired, 1));
+    // A100 (108 SMs): 64 tiles of 128 x 128 cannot be split in 2 without a second wave; 128 x 64
+    // tiles fill it.  512 x 1024 (32 tiles) splits in 3.
+    CHECK(choose(1024, 1024, 14336, 1, a100) == P(sm80::kConfigPipelinedSmall, 1));
+    CHECK(choose(512, 1024, 14336, 1, a100) == P(sm80::kConfigPipelinedLarge, 3));
     // One row of tiles, 128 x 4096: 64 tiles of 128 x 64 at two blocks per SM, 4 ranges of 16 slices.
     CHECK(choose(128, 4096, 4096, 1, h100) == P(sm80::kConfigPipelinedSmall, 4));
     // Short m: 64 x 128 tiles (two blocks per SM), split once they leave SMs idle, at most 16 ranges.
@@ -137,8 +147,7 @@ TEST_CASE("sm80: heuristic") {
     CHECK(choose(1, 128, 1 << 20, 1, h100) == P(sm80::kConfigShortM, 16));
     // Batches never split.
     CHECK(choose(128, 128, 1 << 16, 4, h100) == P(sm80::kConfigPipelinedSmall, 1));
-    CHECK(choose(1024, 1024, 4096, 4, h100) == P(sm80::kConfigPipelinedLarge, 1));  // 256 tiles
-    CHECK(choose(1536, 1408, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));   // 132 tiles
+    CHECK(choose(256, 256, 1 << 16, 4, h100) == P(sm80::kConfigPaired, 1));
 }
 
 TEST_CASE("sm80: kernels that do not fit the device are never chosen") {

@@ -232,18 +232,27 @@ struct Choice {
     int splits;
 };
 
+// The 4-warp 128 x 128 kernel pays off only two to an SM: where one block may take twice its
+// shared memory (H100's 227 KB; not A100's 163 KB nor the 99 KB of sm_86/89/120).
+constexpr bool runs_paired(const DeviceLimits &device) {
+    return 2 * smem_bytes(kTileConfigs[kConfigPaired]) <= static_cast<uint32_t>(device.smem_per_block);
+}
+
 // The configuration and split for a problem.  ASYNC_COPY has one configuration and never splits.
-// PIPELINED (measured on H100, bench/RESULTS.md): the 64 x 128 tile for m <= 64; 128 x 256 tiles
-// (3 stages: the 4-stage kernel is no faster) once they fill every SM; else 128 x 128 tiles; and
-// where those leave SMs idle, split K over them, or, for one row of tiles (m <= 128) or a K too
-// short to split, over the 128 x 64 tile, which doubles the blocks and runs two per SM.
+// PIPELINED, from what the autotuner measured on H100 (bench/RESULTS.md): the 64 x 128 tile for
+// m <= 64 and the 128 x 64 tile for one row of 128 x 128 tiles (m <= 128), split K where they leave
+// SMs idle; otherwise the paired 4-warp 128 x 128 kernel where it pairs, split likewise; on other
+// devices 128 x 256 tiles (3 stages) once they fill every SM, else 128 x 128 tiles, split K where
+// those leave SMs idle and K is long enough, else 128 x 64 tiles.
 constexpr Choice choose_config(bool pipelined, const Shape &s, const DeviceLimits &device) {
     if (!pipelined) return {kConfigAsyncCopy, 1};
     if (s.m <= kTileConfigs[kConfigShortM].tile_m) return {kConfigShortM, splits_for(kConfigShortM, s, device.sm_count)};
+    const bool one_row = s.m <= kTileConfigs[kConfigPipelinedLarge].tile_m;
+    if (!one_row && runs_paired(device)) return {kConfigPaired, splits_for(kConfigPaired, s, device.sm_count)};
     if (kernel_fits(kConfigWide, device) && tile_count(kConfigWide, s) >= device.sm_count) return {kConfigWide, 1};
     if (tile_count(kConfigPipelinedLarge, s) >= device.sm_count) return {kConfigPipelinedLarge, 1};
     const int splits = split_count(kConfigPipelinedLarge, s, device.sm_count);
-    if (splits > 1 && s.m > kTileConfigs[kConfigPipelinedLarge].tile_m) return {kConfigPipelinedLarge, splits};
+    if (splits > 1 && !one_row) return {kConfigPipelinedLarge, splits};
     return {kConfigPipelinedSmall, splits_for(kConfigPipelinedSmall, s, device.sm_count)};
 }
 
