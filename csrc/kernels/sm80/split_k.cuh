@@ -39,7 +39,9 @@ __device__ __forceinline__ bool reduce_splits(WarpTile<T, Config> &tile, const G
         }
     }
     __threadfence();
-    // One arrival per block, after all its threads' stores; the barrier's OR hands the verdict to all.
+    // One arrival per block, counted only once every thread's stores are fenced (the first barrier:
+    // the second one's argument is evaluated before it waits), and the verdict handed to all.
+    __syncthreads();
     const bool last = __syncthreads_or(thread == 0 && atomicAdd(counter, 1) == p.splits - 1) != 0;
     if (!last) return false;
     __threadfence();
