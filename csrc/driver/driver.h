@@ -59,9 +59,9 @@ namespace asyncgemm {
     X(cuTensorMapEncodeTiled, PFN_cuTensorMapEncodeTiled_v12000)                        \
     X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                                 \
     X(cuMemFree, PFN_cuMemFree_v3020)                                                   \
-    X(cuMemsetD16Async, PFN_cuMemsetD16Async_v3020)                                     \
     X(cuMemsetD32Async, PFN_cuMemsetD32Async_v3020)                                     \
     X(cuMemcpyHtoD, PFN_cuMemcpyHtoD_v3020)                                             \
+    X(cuMemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020)                                             \
     X(cuMemcpyDtoH, PFN_cuMemcpyDtoH_v3020)
 
 // The driver's entry points, named like the driver functions: api.cuLaunchKernelEx(...).
