@@ -99,9 +99,10 @@ AutotuneCache &cache_for(const DeviceInfo &device) {
     // Never destroyed, like the driver: a handle may still be used while static objects are destroyed.
     static auto &caches = *new std::map<std::string, std::unique_ptr<AutotuneCache>>();
     const GpuIdentity gpu{device.name, device.cc_major, device.cc_minor};
+    constexpr ConfigTable kTable{sm80::kTileConfigCount, sm80::table_fingerprint()};
     const std::lock_guard<std::mutex> lock(mutex);
-    std::unique_ptr<AutotuneCache> &cache = caches[cache_header(gpu)];
-    if (!cache) cache = std::make_unique<AutotuneCache>(default_cache_directory(), gpu, sm80::kTileConfigCount);
+    std::unique_ptr<AutotuneCache> &cache = caches[cache_header(gpu, kTable)];
+    if (!cache) cache = std::make_unique<AutotuneCache>(default_cache_directory(), gpu, kTable);
     return *cache;
 }
 

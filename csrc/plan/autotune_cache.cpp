@@ -203,13 +203,16 @@ std::optional<ShapeBucket> parse_bucket_key(const std::string &key) {
     return bucket;
 }
 
-std::string cache_header(const GpuIdentity &gpu) {
+std::string cache_header(const GpuIdentity &gpu, const ConfigTable &table) {
     std::string device = gpu.device_name;
     for (char &c : device) {
         if (c == '\n' || c == '\r') c = ' ';
     }
+    char fingerprint[17];
+    snprintf(fingerprint, sizeof fingerprint, "%016llx", static_cast<unsigned long long>(table.fingerprint));
     return kHeaderPrefix + std::string("format=") + std::to_string(kCacheFormat) + " library=" + version_string() +
-           " cc=" + std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor) + " device=" + device;
+           " table=" + fingerprint + " cc=" + std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor) +
+           " device=" + device;
 }
 
 std::string cache_file_name(const GpuIdentity &gpu) {
@@ -238,7 +241,7 @@ std::string default_cache_directory() {
     return "";
 }
 
-CacheFileContents read_cache_file(const std::string &path, const std::string &header, int config_count) {
+CacheFileContents read_cache_file(const std::string &path, const std::string &header, const ConfigTable &table) {
     CacheFileContents contents;
     bool missing = false;
     const std::optional<std::string> text = read_all(path, missing, contents.problem);
@@ -258,7 +261,8 @@ CacheFileContents read_cache_file(const std::string &path, const std::string &he
     lines.pop_back();  // the empty string after the final newline
     if (lines.front() != header) {
         if (lines.front().rfind(kHeaderPrefix, 0) == 0)
-            return foreign("was written for another GPU, library version or file format (\"" + lines.front() + "\")");
+            return foreign("was written for another GPU, library version, kernel table or file format (\"" +
+                           lines.front() + "\")");
         return foreign("is not an asyncgemm autotune cache");
     }
     for (size_t i = 1; i < lines.size(); ++i) {
@@ -266,7 +270,7 @@ CacheFileContents read_cache_file(const std::string &path, const std::string &he
         const auto config = fields.size() == 2 ? parse_integer<int>(fields[1]) : std::nullopt;
         if (!config || !parse_bucket_key(fields[0]))
             return foreign("line " + std::to_string(i + 1) + " is not \"<bucket> <configuration>\"");
-        if (*config < 0 || *config >= config_count) {
+        if (*config < 0 || *config >= table.count) {
             ++contents.dropped_entries;
             continue;
         }
@@ -276,11 +280,11 @@ CacheFileContents read_cache_file(const std::string &path, const std::string &he
     return contents;
 }
 
-AutotuneCache::AutotuneCache(std::string directory, GpuIdentity gpu, int config_count)
+AutotuneCache::AutotuneCache(std::string directory, GpuIdentity gpu, ConfigTable table)
     : directory_(std::move(directory)),
       path_(directory_.empty() ? "" : directory_ + "/" + cache_file_name(gpu)),
-      header_(cache_header(gpu)),
-      config_count_(config_count) {}
+      header_(cache_header(gpu, table)),
+      table_(table) {}
 
 std::optional<int> AutotuneCache::find(const ShapeBucket &bucket) {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -293,7 +297,7 @@ std::optional<int> AutotuneCache::find(const ShapeBucket &bucket) {
 void AutotuneCache::remember(const ShapeBucket &bucket, int config) {
     const std::string key = bucket_key(bucket);
     // Only what the file format can read back is written: one bad line would void the whole file.
-    if (config < 0 || config >= config_count_ || !parse_bucket_key(key)) return;
+    if (config < 0 || config >= table_.count || !parse_bucket_key(key)) return;
     const std::lock_guard<std::mutex> lock(mutex_);
     load_locked();
     entries_[key] = config;
@@ -308,14 +312,14 @@ bool AutotuneCache::warned() const {
 void AutotuneCache::load_locked() {
     if (loaded_ || path_.empty()) return;
     loaded_ = true;
-    const CacheFileContents contents = read_cache_file(path_, header_, config_count_);
+    const CacheFileContents contents = read_cache_file(path_, header_, table_);
     if (contents.state == CacheFileContents::State::Foreign) {
         warn_locked(path_ + " " + contents.problem + ": ignored, and replaced at the next tuning");
         return;
     }
     if (contents.dropped_entries > 0)
         warn_locked(path_ + ": ignored " + std::to_string(contents.dropped_entries) +
-                    " entries naming a configuration outside 0.." + std::to_string(config_count_ - 1));
+                    " entries naming a configuration outside 0.." + std::to_string(table_.count - 1));
     entries_.insert(contents.entries.begin(), contents.entries.end());
 }
 
@@ -328,7 +332,7 @@ void AutotuneCache::write_locked() {
     if (!directory_problem.empty()) return give_up(directory_problem);
 
     // What other processes wrote since this one loaded joins this one's entries (which win a clash).
-    const CacheFileContents on_disk = read_cache_file(path_, header_, config_count_);
+    const CacheFileContents on_disk = read_cache_file(path_, header_, table_);
     if (on_disk.state == CacheFileContents::State::Foreign)
         warn_locked(path_ + " " + on_disk.problem + ": replaced");
     entries_.insert(on_disk.entries.begin(), on_disk.entries.end());

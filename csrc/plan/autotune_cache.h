@@ -5,7 +5,7 @@
 //
 // The file, in the cache directory, is named by the GPU and library version and reads
 //
-//   asyncgemm-autotune format=1 library=0.1.0 cc=9.0 device=NVIDIA H100 80GB HBM3
+//   asyncgemm-autotune format=1 library=0.1.0 table=3c2f0a9d41b7e655 cc=9.0 device=NVIDIA H100 80GB HBM3
 //   f16.f32.ak.bmn.m1024.n1024.k4096.b1 0
 //   ...
 //
@@ -61,8 +61,16 @@ struct GpuIdentity {
     int cc_major = 0, cc_minor = 0;
 };
 
-// The first line of the GPU's cache file for this library version and file format.
-std::string cache_header(const GpuIdentity &gpu);
+// The configurations a cache's entries index: how many, and a fingerprint of what they are, so
+// that a file written for another table (a build that changed a tile shape or a stage count but not
+// the version) is foreign rather than trusted.
+struct ConfigTable {
+    int count = 0;
+    uint64_t fingerprint = 0;
+};
+
+// The first line of the GPU's cache file for this library version, file format and table.
+std::string cache_header(const GpuIdentity &gpu, const ConfigTable &table);
 
 // The cache file's name (no directory): the GPU, compute capability and library version, with every
 // character but letters, digits, '.', '-' and '_' replaced by '_'.
@@ -80,14 +88,14 @@ struct CacheFileContents {
     std::string problem;                 // why the file is Foreign, or why it could not be read
 };
 
-// Reads and checks a cache file against `header`; configurations must lie in [0, config_count).
-CacheFileContents read_cache_file(const std::string &path, const std::string &header, int config_count);
+// Reads and checks a cache file against `header`; configurations must lie in [0, table.count).
+CacheFileContents read_cache_file(const std::string &path, const std::string &header, const ConfigTable &table);
 
 class AutotuneCache {
 public:
-    // The cache of `gpu` in `directory` ("": in memory only), for configurations 0..config_count-1.
+    // The cache of `gpu` in `directory` ("": in memory only), for the configurations of `table`.
     // Touches no file until the first find or remember.
-    AutotuneCache(std::string directory, GpuIdentity gpu, int config_count);
+    AutotuneCache(std::string directory, GpuIdentity gpu, ConfigTable table);
     AutotuneCache(const AutotuneCache &) = delete;
     AutotuneCache &operator=(const AutotuneCache &) = delete;
 
@@ -112,7 +120,7 @@ private:
     std::string directory_;
     std::string path_;
     std::string header_;
-    int config_count_;
+    ConfigTable table_;
     bool loaded_ = false;
     bool warned_ = false;
     std::map<std::string, int> entries_;  // bucket key -> configuration

@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kConfigs = 3;
+constexpr ConfigTable kConfigs{3, 0x0123456789abcdefull};
 
 // Sets (or, given nullptr, unsets) an environment variable for one scope and puts the old value back.
 class ScopedEnv {
@@ -176,8 +176,9 @@ TEST_CASE("autotune: the cache file's name and header name the GPU and the libra
                                 "." + std::to_string(ASYNCGEMM_VERSION_PATCH);
     CHECK(cache_file_name(kH100) == "autotune-NVIDIA_H100_80GB_HBM3-cc9.0-" + version + ".txt");
     CHECK(cache_file_name({"a/b\\c:d", 12, 0}) == "autotune-a_b_c_d-cc12.0-" + version + ".txt");
-    CHECK(cache_header(kH100) == "asyncgemm-autotune format=1 library=" + version + " cc=9.0 device=NVIDIA H100 80GB HBM3");
-    CHECK(cache_header({"two\nlines", 8, 6}).find('\n') == std::string::npos);
+    CHECK(cache_header(kH100, kConfigs) == "asyncgemm-autotune format=1 library=" + version +
+                                               " table=0123456789abcdef cc=9.0 device=NVIDIA H100 80GB HBM3");
+    CHECK(cache_header({"two\nlines", 8, 6}, kConfigs).find('\n') == std::string::npos);
 }
 
 TEST_CASE("autotune: the cache directory comes from ASYNCGEMM_CACHE_DIR, XDG_CACHE_HOME or HOME") {
@@ -228,7 +229,7 @@ TEST_CASE("autotune: winners survive a round trip through the file, in a directo
     }
     const std::string path = directory + "/" + cache_file_name(kH100);
     // Sorted by key: bf16 before f16, then "bk" before "bmn".
-    CHECK(read_text(path) == cache_header(kH100) + "\n" + bucket_key(bucket(1)) + " 0\n" + bucket_key(bucket(2)) +
+    CHECK(read_text(path) == cache_header(kH100, kConfigs) + "\n" + bucket_key(bucket(1)) + " 0\n" + bucket_key(bucket(2)) +
                                  " 2\n" + bucket_key(bucket(0)) + " 0\n");
     CHECK(only_file_left(directory, cache_file_name(kH100)));
 
@@ -252,7 +253,7 @@ TEST_CASE("autotune: winners the file format cannot hold are kept out of it") {
     ShapeBucket unknown_type = bucket(0);
     unknown_type.type_cd = 7;
     cache.remember(unknown_type, 0);
-    cache.remember(bucket(0), kConfigs);
+    cache.remember(bucket(0), kConfigs.count);
     cache.remember(bucket(0), -1);
     CHECK_FALSE(cache.find(bucket(0)).has_value());
     CHECK_FALSE(fs::exists(cache.path()));
@@ -260,7 +261,7 @@ TEST_CASE("autotune: winners the file format cannot hold are kept out of it") {
 
 TEST_CASE("autotune: a corrupt or foreign file is ignored with a warning and replaced") {
     const ScopedEnv quiet("ASYNCGEMM_QUIET", "1");
-    const std::string header = cache_header(kH100);
+    const std::string header = cache_header(kH100, kConfigs);
     const std::string good = bucket_key(bucket(5)) + " 1\n";
     const std::string wanted = bucket_key(bucket(9)) + " 0\n";
     struct Case {
@@ -275,7 +276,8 @@ TEST_CASE("autotune: a corrupt or foreign file is ignored with a warning and rep
         {"a line with a bad bucket", header + "\n" + "f16.f32.ak.bk.m3.n4.k8.b1 0\n" + good},
         {"a line with a bad configuration", header + "\n" + bucket_key(bucket(6)) + " x1\n" + good},
         {"a line with extra fields", header + "\n" + bucket_key(bucket(6)) + " 1 1\n" + good},
-        {"another GPU's header", cache_header({"NVIDIA A100-SXM4-80GB", 8, 0}) + "\n" + good},
+        {"another GPU's header", cache_header({"NVIDIA A100-SXM4-80GB", 8, 0}, kConfigs) + "\n" + good},
+        {"another kernel table's header", cache_header(kH100, {3, 0x0123456789abcdeeull}) + "\n" + good},
         {"another format's header", "asyncgemm-autotune format=0 " + header.substr(header.find("library=")) + "\n" + good},
     };
     for (const Case &c : cases) {
@@ -298,9 +300,9 @@ TEST_CASE("autotune: entries naming a configuration out of range are dropped, th
     const ScopedEnv quiet("ASYNCGEMM_QUIET", "1");
     const TempDir temp;
     const std::string path = temp.path() + "/" + cache_file_name(kH100);
-    write_file(path, cache_header(kH100) + "\n" + bucket_key(bucket(1)) + " 1\n" + bucket_key(bucket(2)) + " " +
-                         std::to_string(kConfigs) + "\n" + bucket_key(bucket(3)) + " -1\n");
-    const CacheFileContents contents = read_cache_file(path, cache_header(kH100), kConfigs);
+    write_file(path, cache_header(kH100, kConfigs) + "\n" + bucket_key(bucket(1)) + " 1\n" + bucket_key(bucket(2)) + " " +
+                         std::to_string(kConfigs.count) + "\n" + bucket_key(bucket(3)) + " -1\n");
+    const CacheFileContents contents = read_cache_file(path, cache_header(kH100, kConfigs), kConfigs);
     CHECK(contents.state == CacheFileContents::State::Valid);
     CHECK(contents.dropped_entries == 2);
     CHECK(contents.entries.size() == 1);
@@ -311,7 +313,7 @@ TEST_CASE("autotune: entries naming a configuration out of range are dropped, th
     CHECK_FALSE(cache.find(bucket(3)).has_value());
     CHECK(cache.warned());
     cache.remember(bucket(4), 0);
-    CHECK(read_text(path) == cache_header(kH100) + "\n" + bucket_key(bucket(1)) + " 1\n" + bucket_key(bucket(4)) + " 0\n");
+    CHECK(read_text(path) == cache_header(kH100, kConfigs) + "\n" + bucket_key(bucket(1)) + " 1\n" + bucket_key(bucket(4)) + " 0\n");
 }
 
 TEST_CASE("autotune: a directory that cannot be written leaves the winners in memory, with a warning") {
@@ -333,7 +335,7 @@ TEST_CASE("autotune: concurrent writers never leave a file that does not parse")
     const TempDir temp;
     const std::string file = cache_file_name(kH100);
     const std::string path = temp.path() + "/" + file;
-    const std::string header = cache_header(kH100);
+    const std::string header = cache_header(kH100, kConfigs);
     constexpr int kWriters = 6, kBucketsEach = 25;
 
     std::map<std::string, int> remembered;  // by any writer below

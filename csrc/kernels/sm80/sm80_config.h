@@ -63,6 +63,20 @@ inline constexpr int kConfigShortM = 5;
 inline constexpr int kConfigLargeDeep = 6;
 inline constexpr int kConfigPaired = 7;
 
+// FNV-1a over every number of the table: the autotune cache names it in its header, so that winners
+// tuned for another table are not trusted.
+constexpr uint64_t table_fingerprint() {
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (const TileConfig &c : kTileConfigs) {
+        const int values[] = {c.tile_m, c.tile_n, c.tile_k, c.warps_m, c.warps_n, c.stages, c.min_blocks_per_sm};
+        for (int v : values) {
+            hash ^= static_cast<uint32_t>(v);
+            hash *= 0x100000001b3ull;
+        }
+    }
+    return hash;
+}
+
 inline constexpr int kWarpSize = 32;
 inline constexpr int kElementBytes = 2;  // f16 and bf16
 inline constexpr int kChunkElements = kSwizzleChunkBytes / kElementBytes;  // 8 per 16-byte chunk
