@@ -20,7 +20,7 @@
 namespace asyncgemm {
 
 // Every entry point the library calls, with the PFN type of its ABI at kDriverApiVersion: where a
-// name has several ABIs (cuCtxGetDevice, cuCtxSynchronize, cuStreamGetCtx, cuEventElapsedTime) it
+// name has several ABIs (cuCtxGetDevice, cuStreamGetCtx, cuEventElapsedTime) it
 // is the newest one.
 #define ASYNCGEMM_DRIVER_ENTRY_POINTS(X)                                                \
     X(cuInit, PFN_cuInit_v2000)                                                         \
@@ -37,7 +37,6 @@ namespace asyncgemm {
     X(cuCtxPushCurrent, PFN_cuCtxPushCurrent_v4000)                                     \
     X(cuCtxPopCurrent, PFN_cuCtxPopCurrent_v4000)                                       \
     X(cuCtxGetDevice, PFN_cuCtxGetDevice_v13000)                                        \
-    X(cuCtxSynchronize, PFN_cuCtxSynchronize_v13000)                                    \
     X(cuStreamGetCtx, PFN_cuStreamGetCtx_v12050)                                        \
     X(cuStreamIsCapturing, PFN_cuStreamIsCapturing_v10000)                              \
     X(cuStreamSynchronize, PFN_cuStreamSynchronize_v2000)                               \
@@ -60,9 +59,7 @@ namespace asyncgemm {
     X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                                 \
     X(cuMemFree, PFN_cuMemFree_v3020)                                                   \
     X(cuMemsetD32Async, PFN_cuMemsetD32Async_v3020)                                     \
-    X(cuMemcpyHtoD, PFN_cuMemcpyHtoD_v3020)                                             \
-    X(cuMemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020)                                             \
-    X(cuMemcpyDtoH, PFN_cuMemcpyDtoH_v3020)
+    X(cuMemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020)
 
 // The driver's entry points, named like the driver functions: api.cuLaunchKernelEx(...).
 struct DriverApi {

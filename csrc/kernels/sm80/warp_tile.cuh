@@ -13,7 +13,6 @@
 
 #include <stdint.h>
 
-#include "kernels/common/cp_async.cuh"
 #include "kernels/common/mma_sm80.cuh"
 #include "kernels/common/swizzle.h"
 #include "kernels/sm80/sm80_config.h"
