@@ -15,6 +15,8 @@ __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbi
 __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_simt_end[];
 __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm80_begin[];
 __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm80_end[];
+__attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm90_begin[];
+__attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm90_end[];
 }
 
 namespace asyncgemm {
@@ -33,6 +35,7 @@ const char *family_name(Family family) {
     case Family::Copy: return "copy";
     case Family::Simt: return "simt";
     case Family::Sm80: return "sm80";
+    case Family::Sm90: return "sm90";
     case Family::Count: break;
     }
     return "unknown";
@@ -43,6 +46,7 @@ FatbinImage embedded_fatbin(Family family) {
     case Family::Copy: return image(asyncgemm_fatbin_copy_begin, asyncgemm_fatbin_copy_end);
     case Family::Simt: return image(asyncgemm_fatbin_simt_begin, asyncgemm_fatbin_simt_end);
     case Family::Sm80: return image(asyncgemm_fatbin_sm80_begin, asyncgemm_fatbin_sm80_end);
+    case Family::Sm90: return image(asyncgemm_fatbin_sm90_begin, asyncgemm_fatbin_sm90_end);
     case Family::Count: break;
     }
     fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,

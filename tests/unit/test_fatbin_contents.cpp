@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "runtime/fatbin_contents.h"
 
@@ -35,6 +36,14 @@ TEST_CASE("portable families hold SASS for each built architecture and compute_8
             CHECK(ptx.empty());
         }
     }
+}
+
+TEST_CASE("the Hopper family holds sm_90a SASS alone") {
+    // sm_90a code is not forward compatible, not even as PTX: anything else would be a JIT trap.
+    const std::vector<FatbinEntry> entries = fatbin_entries(embedded_fatbin(Family::Sm90));
+    REQUIRE(entries.size() == 1);
+    CHECK(entries[0].kind == FatbinEntry::Sass);
+    CHECK(entries[0].arch == 90);
 }
 
 TEST_CASE("a fatbin that is not one is refused") {

@@ -1,0 +1,127 @@
+// A consumer warpgroup's epilogue: D = alpha * acc + beta * C for its 64-row tile, through shared
+// memory in chunks of 64 rows x 128 bytes with the 128-byte swizzle, each chunk stored by TMA
+// (cp.async.bulk.tensor, clipped at the problem's edges) while the next one is written.  C, when
+// beta != 0, is loaded by TMA into the same chunk buffer first, and each thread reads its elements
+// from where it will write them.  16-bit D goes to shared memory by stmatrix, fp32 by 8-byte stores
+// (two wavefronts per warp either way: the swizzle spreads the eight rows over all banks).
+#pragma once
+
+#include <cuda/ptx>
+#include <stdint.h>
+
+#include "kernels/common/convert.cuh"
+#include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/shared_storage.cuh"
+#include "kernels/sm90/sm90_params.h"
+
+namespace asyncgemm::sm90 {
+
+namespace ptx = cuda::ptx;
+
+// Byte offset of byte `column_byte` of row `row` in a chunk buffer: 16-byte unit u of row r sits at
+// unit u ^ (r % 8), as TMA's 128-byte swizzle places it.
+__device__ __forceinline__ uint32_t swizzled_offset(int row, int column_byte) {
+    return static_cast<uint32_t>(row) * kRowBytes +
+           ((static_cast<uint32_t>(column_byte / 16) ^ static_cast<uint32_t>(row % 8)) * 16) + column_byte % 16;
+}
+
+__device__ __forceinline__ uint32_t pack(__half lo, __half hi) {
+    return static_cast<uint32_t>(__half_as_ushort(lo)) | (static_cast<uint32_t>(__half_as_ushort(hi)) << 16);
+}
+__device__ __forceinline__ uint32_t pack(__nv_bfloat16 lo, __nv_bfloat16 hi) {
+    return static_cast<uint32_t>(__bfloat16_as_ushort(lo)) | (static_cast<uint32_t>(__bfloat16_as_ushort(hi)) << 16);
+}
+
+// Per-consumer epilogue state that lives across tiles: C loads' barrier phase.
+struct EpilogueState {
+    uint32_t c_phase = 0;
+};
+
+// thread: the thread's index in its warpgroup; consumer: the warpgroup's index among the consumers.
+// alpha == 0 means there is no product (acc is not read): D = beta * C.
+template <typename TOut, int Config>
+__device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
+                                           const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
+                                           int thread, int32_t row0, int32_t col0, int64_t batch, float alpha,
+                                           EpilogueState &state) {
+    constexpr int kN = warpgroup_n(kTileConfigs[Config]);
+    constexpr int kColumns = 128 / static_cast<int>(sizeof(TOut));  // per chunk
+    constexpr int kChunks = kN / kColumns;
+    constexpr int kGroups = kColumns / 8;  // 8-column accumulator groups per chunk
+    static_assert(kChunks % kEpilogueBuffers == 0, "chunks alternate between the buffers the same way every tile");
+    const bool leader = thread == 0;
+    const int warp = thread / 32;
+    const int lane = thread % 32;
+    const float beta = p.beta;
+    const int32_t c_batch = p.c_batched ? static_cast<int32_t>(batch) : 0;
+    const int barrier_id = 1 + consumer;
+
+    // Unrolled: the accumulator index must be a constant, or acc goes to local memory.
+#pragma unroll
+    for (int chunk = 0; chunk < kChunks; ++chunk) {
+        char *buffer = smem.epilogue_buffer(consumer, chunk % kEpilogueBuffers);
+        const int32_t chunk_col = col0 + chunk * kColumns;
+        // The store issued from this buffer kEpilogueBuffers chunks ago has read it.
+        if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kEpilogueBuffers - 1>{});
+        named_barrier_sync(barrier_id, kWarpgroupThreads);
+        if (beta != 0.f) {
+            uint64_t *loaded = &smem.c_loaded[consumer];
+            if (leader) {
+                ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, loaded,
+                                               uint32_t{kEpilogueChunkBytes});
+                const int32_t coords[3] = {chunk_col, row0, c_batch};
+                ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, buffer, &p.c_map, coords, loaded);
+            }
+            while (!ptx::mbarrier_try_wait_parity(loaded, state.c_phase)) {
+            }
+            state.c_phase ^= 1u;
+        }
+        // D's value for accumulator group g (chunk-relative), half h, element e.
+        const auto value = [&](int g, int h, int e) {
+            const float product = alpha != 0.f ? alpha * acc[4 * (chunk * kGroups + g) + 2 * h + e] : 0.f;
+            if (beta == 0.f) return product;
+            const int row = 16 * warp + lane / 4 + 8 * h;
+            const int byte = (8 * g + 2 * (lane % 4) + e) * static_cast<int>(sizeof(TOut));
+            const TOut old = *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
+            return fmaf(beta, to_float(old), product);
+        };
+        if constexpr (sizeof(TOut) == 2) {
+            // stmatrix.x4 of groups g, g + 1: matrices (rows 0-7, g), (rows 8-15, g), (0-7, g+1), (8-15, g+1).
+            const int matrix = lane / 8;
+            const int row = 16 * warp + (matrix % 2) * 8 + lane % 8;
+            const uint32_t base = smem_addr(buffer);
+#pragma unroll
+            for (int g = 0; g < kGroups; g += 2) {
+                uint32_t r[4];
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int group = g + q / 2;
+                    const int h = q % 2;
+                    r[q] = pack(from_float<TOut>(value(group, h, 0)), from_float<TOut>(value(group, h, 1)));
+                }
+                stmatrix_x4(base + swizzled_offset(row, (g + matrix / 2) * 16), r);
+            }
+        } else {
+#pragma unroll
+            for (int g = 0; g < kGroups; ++g) {
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = 16 * warp + lane / 4 + 8 * h;
+                    const int byte = (8 * g + 2 * (lane % 4)) * 4;
+                    const float2 out = make_float2(value(g, h, 0), value(g, h, 1));
+                    *reinterpret_cast<float2 *>(buffer + swizzled_offset(row, byte)) = out;
+                }
+            }
+        }
+        // The generic-proxy writes must be visible to TMA (the async proxy) before the store reads them.
+        ptx::fence_proxy_async(ptx::space_shared);
+        named_barrier_sync(barrier_id, kWarpgroupThreads);
+        if (leader) {
+            const int32_t coords[3] = {chunk_col, row0, static_cast<int32_t>(batch)};
+            ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &p.d_map, coords, buffer);
+            ptx::cp_async_bulk_commit_group();
+        }
+    }
+}
+
+}  // namespace asyncgemm::sm90

@@ -1,0 +1,66 @@
+// A consumer warpgroup's K loop for one tile: for each K block, wait for the stage to land, issue
+// kBlockK / 16 wgmma.mma_async on it (operands straight from the swizzled TMA tiles through their
+// matrix descriptors), commit them as one group, and release the stage the group before read, so
+// one group of MMAs is always queued behind the one running.
+#pragma once
+
+#include <cuda/ptx>
+
+#include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/shared_storage.cuh"
+
+namespace asyncgemm::sm90 {
+
+namespace ptx = cuda::ptx;
+
+// The warpgroup's place in the tile: rows 64 * wg_m, columns warpgroup_n(kC) * wg_n.
+struct WarpgroupTile {
+    int wg_m, wg_n;
+};
+
+// The descriptors of K step `step` of the warpgroup's A rows and B columns in a stage.
+template <bool AKMajor>
+__device__ __forceinline__ uint64_t a_descriptor(uint32_t a_tile, WarpgroupTile wg, int step) {
+    return AKMajor ? k_major_descriptor(a_tile, 64 * wg.wg_m, step) : mn_major_descriptor(a_tile, wg.wg_m, step);
+}
+template <int Config, bool BKMajor>
+__device__ __forceinline__ uint64_t b_descriptor(uint32_t b_tile, WarpgroupTile wg, int step) {
+    constexpr int kN = warpgroup_n(kTileConfigs[Config]);
+    return BKMajor ? k_major_descriptor(b_tile, kN * wg.wg_n, step) : mn_major_descriptor(b_tile, kN / 64 * wg.wg_n, step);
+}
+
+// Multiplies the tile's k_blocks K blocks into acc (overwriting it; untouched when k_blocks == 0),
+// advancing `slot` through the ring.  `leader` is one thread of the warpgroup: it releases the stages.
+template <typename T, int Config, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
+                                              const SharedStorage<Config> &smem, int k_blocks, WarpgroupTile wg,
+                                              bool leader, RingPosition<kTileConfigs[Config].stages> &slot) {
+    constexpr int kN = warpgroup_n(kTileConfigs[Config]);
+    const auto release = [&](int stage) {
+        if (leader) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &smem.empty[stage]);
+    };
+    int previous_stage = 0;
+    for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
+        while (!ptx::mbarrier_try_wait_parity(&smem.full[slot.stage], slot.phase)) {
+        }
+        const uint32_t a_tile = smem_addr(smem.a_tile(slot.stage));
+        const uint32_t b_tile = smem_addr(smem.b_tile(slot.stage));
+        wgmma_fence();
+#pragma unroll
+        for (int step = 0; step < kBlockK / kMmaK; ++step) {
+            wgmma_m64k16<T, kN, !AKMajor, !BKMajor>(acc, a_descriptor<AKMajor>(a_tile, wg, step),
+                                                    b_descriptor<Config, BKMajor>(b_tile, wg, step),
+                                                    kb > 0 || step > 0);
+        }
+        wgmma_commit_group();
+        // The group before this one has finished reading its stage.
+        wgmma_wait_group<1>();
+        if (kb > 0) release(previous_stage);
+        previous_stage = slot.stage;
+    }
+    wgmma_wait_group<0>();
+    if (k_blocks > 0) release(previous_stage);
+    wgmma_fence_operands(acc);
+}
+
+}  // namespace asyncgemm::sm90

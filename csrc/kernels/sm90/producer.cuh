@@ -1,0 +1,62 @@
+// The producer: one thread walks the block's tiles in the scheduler's order and, for each K block,
+// waits until the consumers have released the stage, then loads A's and B's tiles into it with TMA
+// (cp.async.bulk.tensor), announcing the bytes on the stage's full barrier.  Tiles past an edge of
+// the problem are zero-filled by TMA and still count whole boxes.
+#pragma once
+
+#include <cuda/ptx>
+
+#include "kernels/sm90/shared_storage.cuh"
+#include "kernels/sm90/sm90_params.h"
+
+namespace asyncgemm::sm90 {
+
+namespace ptx = cuda::ptx;
+
+template <int Config>
+__device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage<Config> &smem) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    const int64_t items = static_cast<int64_t>(p.tiles_m) * p.tiles_n * p.batch_count;
+    RingPosition<kC.stages> slot;
+    for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+        const WorkTile tile = work_tile(item, p.tiles_m, p.tiles_n, p.raster_group);
+        const int32_t m0 = tile.m * kC.tile_m;
+        const int32_t n0 = tile.n * kC.tile_n;
+        const int32_t a_batch = p.a_batched ? static_cast<int32_t>(tile.batch) : 0;
+        const int32_t b_batch = p.b_batched ? static_cast<int32_t>(tile.batch) : 0;
+        for (int kb = 0; kb < p.k_blocks; ++kb, slot.advance()) {
+            // A fresh barrier counts as having completed the phase before its first, so the first
+            // pass over the ring does not wait.
+            while (!ptx::mbarrier_try_wait_parity(&smem.empty[slot.stage], slot.phase ^ 1u)) {
+            }
+            uint64_t *full = &smem.full[slot.stage];
+            ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, full,
+                                           stage_bytes(kC));
+            const int32_t k0 = kb * kBlockK;
+            char *a = smem.a_tile(slot.stage);
+            char *b = smem.b_tile(slot.stage);
+            if (p.a_k_major) {
+                const int32_t coords[3] = {k0, m0, a_batch};
+                ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a, &p.a_map, coords, full);
+            } else {
+                for (int i = 0; i < kC.tile_m / 64; ++i) {
+                    const int32_t coords[3] = {m0 + 64 * i, k0, a_batch};
+                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a + i * kMnBlockBytes, &p.a_map,
+                                              coords, full);
+                }
+            }
+            if (p.b_k_major) {
+                const int32_t coords[3] = {k0, n0, b_batch};
+                ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, b, &p.b_map, coords, full);
+            } else {
+                for (int i = 0; i < kC.tile_n / 64; ++i) {
+                    const int32_t coords[3] = {n0 + 64 * i, k0, b_batch};
+                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, b + i * kMnBlockBytes, &p.b_map,
+                                              coords, full);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace asyncgemm::sm90

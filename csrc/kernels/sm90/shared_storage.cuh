@@ -1,0 +1,43 @@
+// Where a block's shared memory goes: the ring of operand stages with its full/empty mbarriers, and
+// each consumer's epilogue buffers with the mbarrier its C loads complete on.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/cp_async.cuh"
+#include "kernels/sm90/sm90_config.h"
+
+namespace asyncgemm::sm90 {
+
+template <int Config>
+struct SharedStorage {
+    static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kStages = kC.stages;
+
+    char *base;           // kSmemAlign-aligned start of the dynamic shared memory
+    uint64_t *full;       // [kStages]: the stage's TMA loads have landed (transaction count)
+    uint64_t *empty;      // [kStages]: every consumer is done reading the stage
+    uint64_t *c_loaded;   // [kConsumers]: the consumer's C chunk has landed
+
+    __device__ char *a_tile(int stage) const { return base + stage * stage_bytes(kC); }
+    __device__ char *b_tile(int stage) const { return a_tile(stage) + a_stage_bytes(kC); }
+    __device__ char *epilogue_buffer(int consumer, int buffer) const {
+        return base + kStages * stage_bytes(kC) + (consumer * kEpilogueBuffers + buffer) * kEpilogueChunkBytes;
+    }
+};
+
+// Where the block's next K block goes in the ring (counted over all its tiles): the stage, and the
+// parity of that stage's current phase, which flips each time the ring wraps.
+template <int Stages>
+struct RingPosition {
+    int stage = 0;
+    uint32_t phase = 0;
+    __device__ __forceinline__ void advance() {
+        if (++stage == Stages) {
+            stage = 0;
+            phase ^= 1u;
+        }
+    }
+};
+
+}  // namespace asyncgemm::sm90

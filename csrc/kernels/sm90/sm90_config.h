@@ -1,0 +1,140 @@
+// The Hopper GEMM family (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): tile shapes, shared-memory plan, the
+// persistent tile order, the table of kernels and the heuristic that picks one.
+//
+// Plain C++17, no CUDA headers: the planner and the kernels share these numbers, and
+// tests/unit/test_sm90_encoding.cpp checks them.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/host_device.h"
+#include "kernels/common/params.h"
+#include "kernels/common/raster.h"
+#include "kernels/sm90/smem_descriptor.h"
+
+namespace asyncgemm::sm90 {
+
+// A block is three warpgroups: one producer (TMA) and two consumers (wgmma).  The consumers split
+// the tile_m x tile_n tile into consumers_m x consumers_n warpgroup tiles of 64 rows each; K is
+// walked in kBlockK-wide blocks through a ring of `stages` shared buffers.
+struct TileConfig {
+    int tile_m, tile_n;
+    int consumers_m, consumers_n;
+    int stages;
+};
+
+inline constexpr int kConsumers = 2;
+inline constexpr int kWarpgroupThreads = 128;
+inline constexpr int kThreads = (1 + kConsumers) * kWarpgroupThreads;
+inline constexpr int kProducerRegisters = 40;    // setmaxnreg: 128 x 40 + 256 x 232 = 64512 <= 65536
+inline constexpr int kConsumerRegisters = 232;
+
+//  0: 128 x 256, two warpgroups of 64 x 256, 4 stages: the most MMA per byte of shared memory read
+//  1: 128 x 128, two warpgroups of 64 x 128, 6 stages: twice the tiles, for grids short of a wave
+//  2: 64 x 256, two warpgroups of 64 x 128 side by side, 4 stages: short m (m <= 64)
+inline constexpr TileConfig kTileConfigs[] = {
+    {128, 256, 2, 1, 4},
+    {128, 128, 2, 1, 6},
+    {64, 256, 1, 2, 4},
+};
+inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+inline constexpr int kConfigWide = 0;
+inline constexpr int kConfigSquare = 1;
+inline constexpr int kConfigShortM = 2;
+
+ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.tile_n / c.consumers_n; }
+
+// ---- shared memory ---------------------------------------------------------------------------
+
+// Every buffer starts on a 1024-byte boundary (the 128-byte swizzle's atom).
+inline constexpr uint32_t kSmemAlign = 1024;
+// The epilogue stages D (and C) through shared memory in chunks of 64 rows x 128 bytes, two per
+// consumer, so one chunk's TMA store runs while the next is written.
+inline constexpr uint32_t kEpilogueChunkRows = 64;
+inline constexpr uint32_t kEpilogueChunkBytes = kEpilogueChunkRows * kRowBytes;
+inline constexpr int kEpilogueBuffers = 2;
+
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t a_stage_bytes(const TileConfig &c) {
+    return static_cast<uint32_t>(c.tile_m) * kRowBytes;
+}
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t b_stage_bytes(const TileConfig &c) {
+    return static_cast<uint32_t>(c.tile_n) * kRowBytes;
+}
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t stage_bytes(const TileConfig &c) { return a_stage_bytes(c) + b_stage_bytes(c); }
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t epilogue_bytes() { return kConsumers * kEpilogueBuffers * kEpilogueChunkBytes; }
+// Dynamic shared memory at launch: the ring, the epilogue buffers, and slack to align the start.
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t smem_bytes(const TileConfig &c) {
+    return static_cast<uint32_t>(c.stages) * stage_bytes(c) + epilogue_bytes() + kSmemAlign;
+}
+
+// Columns of D per epilogue chunk: one 128-byte row of the output type.
+ASYNCGEMM_HOST_DEVICE constexpr int chunk_columns(int32_t type_cd) { return type_cd == kF32 ? 32 : 64; }
+
+// ---- kernels ---------------------------------------------------------------------------------
+
+struct KernelInfo {
+    const char *name;       // extern "C" symbol in the sm90 fatbin
+    DType type_ab;          // f16 or bf16
+    int config;             // index into kTileConfigs
+    uint32_t dynamic_smem;  // bytes
+};
+
+constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config) {
+    return {name, type_ab, config, smem_bytes(kTileConfigs[config])};
+}
+
+inline constexpr KernelInfo kKernels[] = {
+    kernel_info("asyncgemm_sm90_gemm_f16_128x256_s4", kF16, kConfigWide),
+    kernel_info("asyncgemm_sm90_gemm_f16_128x128_s6", kF16, kConfigSquare),
+    kernel_info("asyncgemm_sm90_gemm_f16_64x256_s4", kF16, kConfigShortM),
+    kernel_info("asyncgemm_sm90_gemm_bf16_128x256_s4", kBF16, kConfigWide),
+    kernel_info("asyncgemm_sm90_gemm_bf16_128x128_s6", kBF16, kConfigSquare),
+    kernel_info("asyncgemm_sm90_gemm_bf16_64x256_s4", kBF16, kConfigShortM),
+};
+inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
+
+constexpr int kernel_index(int32_t type_ab, int config) {
+    for (int i = 0; i < kKernelCount; ++i)
+        if (kKernels[i].type_ab == type_ab && kKernels[i].config == config) return i;
+    return -1;
+}
+
+constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {
+    return (type_ab == kF16 || type_ab == kBF16) && (type_cd == kF32 || type_cd == kF16 || type_cd == kBF16);
+}
+
+// ---- the persistent tile order ---------------------------------------------------------------
+
+// A persistent block walks work items blockIdx.x, + gridDim.x, ...; item i is tile i % tiles of
+// batch i / tiles, where tiles are visited in grouped order (raster.h) so the blocks running at
+// once share rows of A and columns of B in L2.
+struct WorkTile {
+    int64_t batch;
+    int32_t m, n;  // tile row and column
+};
+
+ASYNCGEMM_HOST_DEVICE constexpr WorkTile work_tile(int64_t item, int32_t tiles_m, int32_t tiles_n, int32_t group) {
+    const int64_t tiles = static_cast<int64_t>(tiles_m) * tiles_n;
+    const TileCoord t = grouped_tile(static_cast<int32_t>(item % tiles), tiles_m, tiles_n, group);
+    return {item / tiles, t.m, t.n};
+}
+
+// ---- choosing a kernel -----------------------------------------------------------------------
+
+struct Shape {
+    int64_t m, n, k, batch_count;
+};
+
+constexpr int64_t tile_count(const TileConfig &c, const Shape &s) {
+    return ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * s.batch_count;
+}
+
+// 64 x 256 where m fits one 64-row tile; 128 x 256 where its tiles fill the SMs; else 128 x 128,
+// which makes twice as many.
+constexpr int choose_config(const Shape &s, int sm_count) {
+    if (s.m <= 64) return kConfigShortM;
+    if (tile_count(kTileConfigs[kConfigWide], s) >= sm_count) return kConfigWide;
+    return kConfigSquare;
+}
+
+}  // namespace asyncgemm::sm90

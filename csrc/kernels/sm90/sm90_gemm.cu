@@ -1,0 +1,117 @@
+// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = alpha * A·B + beta * C with f16 or bf16 A and B,
+// fp32 accumulation, f32/f16/bf16 C and D, any majors, batched; sm_90a only.
+//
+// Persistent and warp-specialized: one block per SM walks output tiles in grouped order
+// (sm90_config.h).  Warpgroup 0 gives most of its registers away (setmaxnreg) and one of its
+// threads feeds a ring of shared stages with TMA loads (producer.cuh); warpgroups 1 and 2 each
+// multiply a 64-row part of the tile with wgmma.mma_async straight from the swizzled stages
+// (mainloop.cuh) and store it through shared memory with TMA (epilogue.cuh).  The producer runs
+// ahead into the next tile while the consumers store the last one, so loads overlap the epilogue.
+#include <cuda/ptx>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "kernels/common/kernel_entry.cuh"
+#include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/epilogue.cuh"
+#include "kernels/sm90/mainloop.cuh"
+#include "kernels/sm90/producer.cuh"
+#include "kernels/sm90/shared_storage.cuh"
+#include "kernels/sm90/sm90_config.h"
+#include "kernels/sm90/sm90_params.h"
+
+namespace asyncgemm::sm90 {
+namespace {
+
+namespace ptx = cuda::ptx;
+
+template <typename T, int Config, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kN = warpgroup_n(kC);
+    const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
+    const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
+    const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
+    const int64_t items = static_cast<int64_t>(p.tiles_m) * p.tiles_n * p.batch_count;
+    RingPosition<kC.stages> slot;
+    EpilogueState state;
+    for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+        const WorkTile tile = work_tile(item, p.tiles_m, p.tiles_n, p.raster_group);
+        // Without a product (k_blocks == 0) acc stays unwritten and the epilogue, seeing alpha == 0,
+        // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
+        // keep both sets of 128 registers alive.
+        float acc[kN / 2];
+        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, p.k_blocks, wg, thread == 0, slot);
+        const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
+        const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
+        switch (p.type_cd) {
+        case kF32: store_tile<float, Config>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
+        case kF16: store_tile<__half, Config>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
+        default: store_tile<__nv_bfloat16, Config>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
+        }
+    }
+    // The block's shared memory must outlive the last stores' reads of it.
+    if (thread == 0) ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});
+}
+
+template <typename T, int Config>
+__device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    constexpr TileConfig kC = kTileConfigs[Config];
+    extern __shared__ __align__(128) char dynamic_smem[];
+    __shared__ uint64_t full[kC.stages], empty[kC.stages], c_loaded[kConsumers];
+    char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
+    const SharedStorage<Config> smem{base, full, empty, c_loaded};
+
+    const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < kC.stages; ++s) {
+            ptx::mbarrier_init(&full[s], 1);
+            ptx::mbarrier_init(&empty[s], kConsumers);
+        }
+        for (int c = 0; c < kConsumers; ++c) ptx::mbarrier_init(&c_loaded[c], 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // visible to the async proxy
+    }
+    __syncthreads();
+
+    if (warpgroup == 0) {
+        setmaxnreg_dec<kProducerRegisters>();
+        if (threadIdx.x == 0) produce<Config>(p, smem);
+        return;
+    }
+    setmaxnreg_inc<kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    // The majors pick the wgmma transpose bits, immediates of the instruction: one branch per launch.
+    if (p.a_k_major) {
+        if (p.b_k_major) consume<T, Config, true, true>(p, smem, consumer);
+        else consume<T, Config, true, false>(p, smem, consumer);
+    } else {
+        if (p.b_k_major) consume<T, Config, false, true>(p, smem, consumer);
+        else consume<T, Config, false, false>(p, smem, consumer);
+    }
+#endif
+}
+
+}  // namespace
+}  // namespace asyncgemm::sm90
+
+// One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
+#define ASYNCGEMM_SM90_KERNEL(NAME, T, CONFIG)                                                                    \
+    extern "C" __global__ void __launch_bounds__(asyncgemm::sm90::kThreads, 1)                                    \
+        NAME(const __grid_constant__ asyncgemm::Sm90Params params) {                                              \
+        asyncgemm::sm90::sm90_gemm<T, CONFIG>(params);                                                            \
+    }                                                                                                             \
+    static_assert(asyncgemm::sm90::kernel_index(asyncgemm::kDTypeOf<T>, CONFIG) >= 0 &&                           \
+                      asyncgemm::same_name(                                                                       \
+                          asyncgemm::sm90::kKernels[asyncgemm::sm90::kernel_index(asyncgemm::kDTypeOf<T>, CONFIG)] \
+                              .name,                                                                              \
+                          #NAME),                                                                                 \
+                  #NAME " does not match its kKernels entry")
+
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x256_s4, __half, asyncgemm::sm90::kConfigWide);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x128_s6, __half, asyncgemm::sm90::kConfigSquare);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x256_s4, __half, asyncgemm::sm90::kConfigShortM);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x256_s4, __nv_bfloat16, asyncgemm::sm90::kConfigWide);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x128_s6, __nv_bfloat16, asyncgemm::sm90::kConfigSquare);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x256_s4, __nv_bfloat16, asyncgemm::sm90::kConfigShortM);

@@ -1,0 +1,29 @@
+// The Hopper GEMM kernels' parameter block: four tensor maps the host encodes (plan/sm90_plan.cpp)
+// and the canonical problem's numbers the kernel still needs.
+//
+// Passed by value as `const __grid_constant__`, so the maps stay in parameter memory, where
+// cp.async.bulk.tensor may read them.  Every map is 3-D, {contiguous dimension, other dimension,
+// batch}; an operand with batch stride 0 has a batch extent of 1 and is read at batch coordinate 0.
+#pragma once
+
+#include <cuda.h>
+#include <stdint.h>
+
+namespace asyncgemm {
+
+struct Sm90Params {
+    CUtensorMap a_map;  // K-major A: {k, m}, boxes {64, tile_m}; MN-major: {m, k}, boxes {64, 64}
+    CUtensorMap b_map;  // K-major B: {k, n}, boxes {64, tile_n}; MN-major: {n, k}, boxes {64, 64}
+    CUtensorMap c_map;  // {n, m}, boxes of one epilogue chunk; unused when beta == 0
+    CUtensorMap d_map;  // {n, m}, boxes of one epilogue chunk
+    int64_t batch_count;
+    float alpha, beta;
+    int32_t type_cd;              // DType of C and D
+    int32_t a_k_major, b_k_major;
+    int32_t a_batched, b_batched, c_batched;  // 1: the batch is the map's third coordinate; 0: broadcast
+    int32_t tiles_m, tiles_n;
+    int32_t raster_group;
+    int32_t k_blocks;             // kBlockK-wide blocks of K per tile; 0 when there is no product
+};
+
+}  // namespace asyncgemm

@@ -1,0 +1,173 @@
+#include "plan/sm90_plan.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "common/error.h"
+#include "driver/driver.h"
+#include "driver/errors.h"
+#include "kernels/sm90/sm90_params.h"
+#include "plan/gemm_args.h"
+#include "plan/kernel_table.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+constexpr auto make_specs() {
+    struct Specs {
+        KernelSpec specs[sm90::kKernelCount];
+    } out{};
+    for (int i = 0; i < sm90::kKernelCount; ++i)
+        out.specs[i] = {Family::Sm90, sm90::kKernels[i].name, sm90::kKernels[i].dynamic_smem};
+    return out;
+}
+constexpr auto kSpecs = make_specs();
+
+// Tile rows walked together by the persistent blocks: 132 blocks in flight on an H100 then read 16
+// tile rows of A and about 8 tile columns of B, which L2 holds.
+constexpr int32_t kRasterGroup = 16;
+
+// TMA coordinates are signed 32-bit.
+constexpr int64_t kMaxCoordinate = INT32_MAX;
+
+bool batched(const GemmParams &p, int64_t batch_stride) { return p.batch_count > 1 && batch_stride != 0; }
+
+// One matrix's map: inner x outer elements of `elem` bytes with leading dimension ld.
+TensorMap3d matrix_map(int64_t inner, int64_t outer, int64_t ld, int64_t batch_stride, int64_t batches,
+                       size_t elem, uint32_t box_inner, uint32_t box_outer) {
+    TensorMap3d map{};
+    map.dims[0] = static_cast<cuuint64_t>(inner);
+    map.dims[1] = static_cast<cuuint64_t>(outer);
+    map.dims[2] = static_cast<cuuint64_t>(batches);
+    map.strides[0] = static_cast<cuuint64_t>(ld) * elem;
+    // A single batch still needs a valid stride: one whole matrix.
+    map.strides[1] = batches > 1 ? static_cast<cuuint64_t>(batch_stride) * elem : map.strides[0] * map.dims[1];
+    map.box[0] = box_inner;
+    map.box[1] = box_outer;
+    map.box[2] = 1;
+    return map;
+}
+
+CUtensorMapDataType tma_data_type(int32_t dtype) {
+    switch (dtype) {
+    case kF16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    case kBF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    default: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    }
+}
+
+void encode(CUtensorMap &out, const TensorMap3d &map, const void *base, int32_t dtype) {
+    const cuuint32_t element_strides[3] = {1, 1, 1};
+    check(driver().cuTensorMapEncodeTiled(&out, tma_data_type(dtype), 3, const_cast<void *>(base), map.dims,
+                                          map.strides, map.box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+          "cuTensorMapEncodeTiled");
+}
+
+// ASYNCGEMM_SM90_CONFIG=<n>: every launch uses configuration n (the GPU tests run each one).
+std::optional<int> forced_config() {
+    static const char *const text = getenv("ASYNCGEMM_SM90_CONFIG");
+    if (text == nullptr || *text == '\0') return std::nullopt;
+    char *end = nullptr;
+    const long config = strtol(text, &end, 10);
+    if (*end != '\0' || config < 0 || config >= sm90::kTileConfigCount)
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, std::string("ASYNCGEMM_SM90_CONFIG=") + text + ": expected 0.." +
+                                                 std::to_string(sm90::kTileConfigCount - 1));
+    return static_cast<int>(config);
+}
+
+}  // namespace
+
+FamilyKernels sm90_kernels() { return {kSpecs.specs, sm90::kKernelCount}; }
+
+bool sm90_supports(const GemmParams &params) { return sm90::supports_types(params.type_ab, params.type_cd); }
+
+std::string sm90_tma_obstacle(const GemmParams &p) {
+    const size_t ab = dtype_size(p.type_ab);
+    const size_t cd = dtype_size(p.type_cd);
+    const auto check_matrix = [&](const char *name, const void *ptr, int64_t ld, int64_t stride,
+                                  size_t elem) -> std::string {
+        if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0) return std::string(name) + " is not 16-byte aligned";
+        if (static_cast<uint64_t>(ld) * elem % 16 != 0)
+            return std::string("the leading dimension of ") + name + " is not a multiple of 16 bytes";
+        if (batched(p, stride) && static_cast<uint64_t>(stride) * elem % 16 != 0)
+            return std::string("the batch stride of ") + name + " is not a multiple of 16 bytes";
+        return {};
+    };
+    if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch_count > kMaxCoordinate)
+        return "an extent exceeds TMA's 32-bit coordinates";
+    std::string why = check_matrix("A", p.a, p.lda, p.stride_a, ab);
+    if (why.empty()) why = check_matrix("B", p.b, p.ldb, p.stride_b, ab);
+    if (why.empty() && p.beta != 0.f) why = check_matrix("C", p.c, p.ldc, p.stride_c, cd);
+    if (why.empty()) why = check_matrix("D", p.d, p.ldd, p.stride_d, cd);
+    return why;
+}
+
+TensorMap3d sm90_a_map(const GemmParams &p, int config) {
+    const sm90::TileConfig &c = sm90::kTileConfigs[config];
+    const int64_t batches = batched(p, p.stride_a) ? p.batch_count : 1;
+    const size_t elem = dtype_size(p.type_ab);
+    return p.a_k_major ? matrix_map(p.k, p.m, p.lda, p.stride_a, batches, elem, sm90::kBlockK, c.tile_m)
+                       : matrix_map(p.m, p.k, p.lda, p.stride_a, batches, elem, 64, sm90::kBlockK);
+}
+
+TensorMap3d sm90_b_map(const GemmParams &p, int config) {
+    const sm90::TileConfig &c = sm90::kTileConfigs[config];
+    const int64_t batches = batched(p, p.stride_b) ? p.batch_count : 1;
+    const size_t elem = dtype_size(p.type_ab);
+    return p.b_k_major ? matrix_map(p.k, p.n, p.ldb, p.stride_b, batches, elem, sm90::kBlockK, c.tile_n)
+                       : matrix_map(p.n, p.k, p.ldb, p.stride_b, batches, elem, 64, sm90::kBlockK);
+}
+
+TensorMap3d sm90_cd_map(const GemmParams &p, int64_t ld, int64_t batch_stride) {
+    const int64_t batches = batched(p, batch_stride) ? p.batch_count : 1;
+    return matrix_map(p.n, p.m, ld, batch_stride, batches, dtype_size(p.type_cd),
+                      static_cast<uint32_t>(sm90::chunk_columns(p.type_cd)), sm90::kEpilogueChunkRows);
+}
+
+void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
+    const sm90::Shape shape{p.m, p.n, p.k, p.batch_count};
+    const std::optional<int> forced = forced_config();
+    const int config = forced ? *forced : sm90::choose_config(shape, handle.device().sm_count);
+    const sm90::TileConfig &c = sm90::kTileConfigs[config];
+    const int kernel = sm90::kernel_index(p.type_ab, config);
+    const size_t table_index = family_base(Family::Sm90) + static_cast<size_t>(kernel);
+    if (kernel < 0 || !handle.kernel_available(table_index))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA has no kernel for configuration " +
+                                                 std::to_string(config) + " on " + handle.device().name);
+
+    Sm90Params params{};
+    const int64_t tiles_m = (p.m + c.tile_m - 1) / c.tile_m;
+    const int64_t tiles_n = (p.n + c.tile_n - 1) / c.tile_n;
+    if (tiles_m * tiles_n > kMaxCoordinate)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA: more than 2^31 - 1 output tiles");
+    encode(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
+    encode(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
+    encode(params.d_map, sm90_cd_map(p, p.ldd, p.stride_d), p.d, p.type_cd);
+    if (p.beta != 0.f) encode(params.c_map, sm90_cd_map(p, p.ldc, p.stride_c), p.c, p.type_cd);
+    params.batch_count = p.batch_count;
+    params.alpha = p.alpha;
+    params.beta = p.beta;
+    params.type_cd = p.type_cd;
+    params.a_k_major = p.a_k_major;
+    params.b_k_major = p.b_k_major;
+    params.a_batched = batched(p, p.stride_a);
+    params.b_batched = batched(p, p.stride_b);
+    params.c_batched = batched(p, p.stride_c);
+    params.tiles_m = static_cast<int32_t>(tiles_m);
+    params.tiles_n = static_cast<int32_t>(tiles_n);
+    params.raster_group = kRasterGroup;
+    // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
+    params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>((p.k + sm90::kBlockK - 1) / sm90::kBlockK) : 0;
+
+    const int64_t items = tiles_m * tiles_n * p.batch_count;
+    const auto blocks = static_cast<uint32_t>(std::min<int64_t>(items, handle.device().sm_count));
+    handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm90::kThreads), 1, 1},
+                  sm90::kKernels[kernel].dynamic_smem, &params, sizeof params, stream);
+}
+
+}  // namespace asyncgemm::plan

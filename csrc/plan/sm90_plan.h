@@ -1,0 +1,42 @@
+// ALGO_SM90_TMA_WGMMA: launches the Hopper family (csrc/kernels/sm90) for a canonical problem, with
+// the tensor maps TMA reads and writes through.
+#pragma once
+
+#include <cuda.h>
+
+#include <string>
+
+#include "kernels/common/params.h"
+#include "kernels/sm90/sm90_config.h"
+#include "runtime/handle.h"
+
+namespace asyncgemm::plan {
+
+// True when the family serves the problem's types: f16 or bf16 A and B, any C and D type.
+bool sm90_supports(const GemmParams &params);
+
+// Why TMA cannot describe one of the problem's matrices (a base address not 16-byte aligned, a
+// leading dimension or batch stride that is not a multiple of 16 bytes, an extent beyond TMA's
+// 32-bit coordinates); empty when it can.  ALGO_AUTO then takes the pipelined family; the forced
+// algorithm fails with MISALIGNED.
+std::string sm90_tma_obstacle(const GemmParams &params);
+
+// A 3-D tensor map as cuTensorMapEncodeTiled takes it: {contiguous dimension, other dimension,
+// batch}, the byte strides of the last two, and the box TMA moves, always with the 128-byte swizzle.
+struct TensorMap3d {
+    cuuint64_t dims[3];
+    cuuint64_t strides[2];  // bytes
+    cuuint32_t box[3];
+};
+
+// The maps of A, B and C or D (which share one shape rule) for configuration `config`.
+TensorMap3d sm90_a_map(const GemmParams &params, int config);
+TensorMap3d sm90_b_map(const GemmParams &params, int config);
+TensorMap3d sm90_cd_map(const GemmParams &params, int64_t ld, int64_t batch_stride);
+
+// Picks the configuration (sm90::choose_config, or the one the test hook ASYNCGEMM_SM90_CONFIG=<n>
+// names, read once per process), encodes the maps and launches a persistent grid of at most one block
+// per SM on `stream`.  `params` must be sm90_supports() with no TMA obstacle.
+void launch_sm90(const Handle &handle, const GemmParams &params, void *stream);
+
+}  // namespace asyncgemm::plan

@@ -1,0 +1,167 @@
+// The Hopper family's encodings and plan: wgmma shared-memory descriptors, TMA map shapes, what TMA
+// cannot describe, the configuration table's resource use and the persistent tile order.  Expected
+// values are worked out by hand from the PTX ISA ("Matrix Descriptor Format" of the asynchronous
+// warpgroup MMA, sm_90) and the CUDA driver API's cuTensorMapEncodeTiled rules.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <utility>
+
+#include "kernels/sm90/sm90_config.h"
+#include "kernels/sm90/smem_descriptor.h"
+#include "plan/sm90_plan.h"
+
+using namespace asyncgemm;
+using namespace asyncgemm::sm90;
+
+namespace {
+
+// The descriptor's fields, read back.
+struct Fields {
+    uint32_t start, leading, stride, base_offset, swizzle;
+};
+Fields fields(uint64_t d) {
+    return {static_cast<uint32_t>(d & 0x3FFF) << 4, static_cast<uint32_t>((d >> 16) & 0x3FFF) << 4,
+            static_cast<uint32_t>((d >> 32) & 0x3FFF) << 4, static_cast<uint32_t>((d >> 49) & 0x7),
+            static_cast<uint32_t>(d >> 62)};
+}
+
+GemmParams problem(int64_t m, int64_t n, int64_t k, bool a_k_major, bool b_k_major) {
+    GemmParams p{};
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.type_ab = kF16;
+    p.type_cd = kF16;
+    p.a_k_major = a_k_major;
+    p.b_k_major = b_k_major;
+    p.lda = a_k_major ? k : m;
+    p.ldb = b_k_major ? k : n;
+    p.ldc = p.ldd = n;
+    p.batch_count = 1;
+    p.alpha = 1.f;
+    alignas(256) static unsigned char storage[256];
+    p.a = p.b = p.c = p.d = storage;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("wgmma descriptor fields: start >> 4 in bits 0-13, offsets >> 4 at 16 and 32, 128B swizzle = 1 at 62") {
+    const uint64_t d = smem_descriptor(0x1C400, 8192, 1024);
+    // 0x1C400 >> 4 = 0x1C40; 8192 >> 4 = 512; 1024 >> 4 = 64; swizzle mode 1 << 62.
+    CHECK(d == (0x1C40ull | (512ull << 16) | (64ull << 32) | (1ull << 62)));
+    const Fields f = fields(d);
+    CHECK(f.start == 0x1C400);
+    CHECK(f.leading == 8192);
+    CHECK(f.stride == 1024);
+    CHECK(f.base_offset == 0);
+    CHECK(f.swizzle == 1);
+    // Addresses wrap at 2^18 (14 bits of 16-byte units): the whole shared window.
+    CHECK(fields(smem_descriptor(0x40000 + 0x400, 16, 1024)).start == 0x400);
+}
+
+TEST_CASE("K-major operands: 8-row groups 1024 bytes apart, a K step moves 32 bytes inside the row") {
+    // Rows 64.. of a tile at 0x2000, K step 3: 0x2000 + 64 * 128 + 3 * 16 * 2 = 0x4060.
+    const Fields f = fields(k_major_descriptor(0x2000, 64, 3));
+    CHECK(f.start == 0x4060);
+    CHECK(f.stride == 1024);  // SBO: one swizzle atom of 8 rows
+    CHECK(f.swizzle == 1);
+}
+
+TEST_CASE("MN-major operands: 64-wide blocks kBlockK * 128 bytes apart, a K step moves two atoms") {
+    // Block 2 of a tile at 0x8000, K step 1: 0x8000 + 2 * 8192 + 2048 = 0xC800.
+    const Fields f = fields(mn_major_descriptor(0x8000, 2, 1));
+    CHECK(f.start == 0xC800);
+    CHECK(f.leading == 8192);  // LBO: from one 64-element block of M/N to the next
+    CHECK(f.stride == 1024);   // SBO: from one group of 8 K rows to the next
+}
+
+TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-row warpgroup tiles") {
+    for (const TileConfig &c : kTileConfigs) {
+        CAPTURE(c.tile_m);
+        CAPTURE(c.tile_n);
+        CHECK(smem_bytes(c) + 1024 <= 227 * 1024);
+        CHECK(c.consumers_m * c.consumers_n == kConsumers);
+        CHECK(c.tile_m == 64 * c.consumers_m);
+        CHECK((warpgroup_n(c) == 128 || warpgroup_n(c) == 256));  // the wgmma_m64k16 instantiations
+        CHECK(c.tile_n % 64 == 0);
+        CHECK(c.tile_n <= 256);  // a K-major B tile is one TMA box: at most 256 rows
+    }
+    CHECK(kConsumers * kConsumerRegisters * kWarpgroupThreads + kProducerRegisters * kWarpgroupThreads <= 65536);
+}
+
+TEST_CASE("the heuristic: 64 x 256 for one short tile row, 128 x 256 where a wave fills, else 128 x 128") {
+    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortM);
+    CHECK(choose_config({4096, 4096, 4096, 1}, 132) == kConfigWide);
+    CHECK(choose_config({8192, 8192, 8192, 1}, 132) == kConfigWide);
+    CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);
+    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigSquare);
+}
+
+TEST_CASE("the persistent order visits every tile of every batch once") {
+    const int32_t tiles_m = 7, tiles_n = 5;
+    const int64_t batches = 3;
+    std::set<std::pair<int64_t, std::pair<int32_t, int32_t>>> seen;
+    for (int64_t item = 0; item < tiles_m * tiles_n * batches; ++item) {
+        const WorkTile t = work_tile(item, tiles_m, tiles_n, 4);
+        CHECK(t.batch == item / (tiles_m * tiles_n));
+        CHECK(t.m < tiles_m);
+        CHECK(t.n < tiles_n);
+        seen.insert({t.batch, {t.m, t.n}});
+    }
+    CHECK(seen.size() == static_cast<size_t>(tiles_m * tiles_n * batches));
+}
+
+TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; strides in bytes") {
+    GemmParams p = problem(1000, 3000, 520, true, false);
+    const plan::TensorMap3d a = plan::sm90_a_map(p, kConfigWide);
+    CHECK(a.dims[0] == 520);
+    CHECK(a.dims[1] == 1000);
+    CHECK(a.dims[2] == 1);
+    CHECK(a.strides[0] == 520 * 2);
+    CHECK(a.strides[1] == 520 * 2 * 1000);  // one batch: any valid stride
+    CHECK(a.box[0] == 64);
+    CHECK(a.box[1] == 128);
+    const plan::TensorMap3d b = plan::sm90_b_map(p, kConfigWide);
+    CHECK(b.dims[0] == 3000);
+    CHECK(b.dims[1] == 520);
+    CHECK(b.box[0] == 64);
+    CHECK(b.box[1] == 64);
+
+    p.batch_count = 4;
+    p.stride_a = 520 * 1000;
+    p.type_cd = kF32;
+    p.stride_d = 3000 * 1000;
+    const plan::TensorMap3d a4 = plan::sm90_a_map(p, kConfigWide);
+    CHECK(a4.dims[2] == 4);
+    CHECK(a4.strides[1] == 520 * 1000 * 2);
+    CHECK(plan::sm90_b_map(p, kConfigWide).dims[2] == 1);  // stride_b == 0: broadcast
+    const plan::TensorMap3d d = plan::sm90_cd_map(p, p.ldd, p.stride_d);
+    CHECK(d.dims[0] == 3000);
+    CHECK(d.dims[1] == 1000);
+    CHECK(d.dims[2] == 4);
+    CHECK(d.strides[0] == 3000 * 4);
+    CHECK(d.box[0] == 32);  // 128 bytes of fp32
+    CHECK(d.box[1] == 64);
+}
+
+TEST_CASE("what TMA cannot describe is named, and only that") {
+    GemmParams p = problem(256, 256, 256, true, true);
+    CHECK(plan::sm90_tma_obstacle(p).empty());
+    GemmParams odd_ld = p;
+    odd_ld.lda = 260;  // 520 bytes
+    CHECK(plan::sm90_tma_obstacle(odd_ld).find("leading dimension of A") != std::string::npos);
+    GemmParams shifted = p;
+    shifted.d = static_cast<char *>(p.d) + 8;
+    CHECK(plan::sm90_tma_obstacle(shifted).find("D is not 16-byte aligned") != std::string::npos);
+    GemmParams c_unused = p;
+    c_unused.c = static_cast<const char *>(p.a) + 2;  // beta == 0: C is never read
+    CHECK(plan::sm90_tma_obstacle(c_unused).empty());
+    c_unused.beta = 1.f;
+    CHECK(plan::sm90_tma_obstacle(c_unused).find("C is not") != std::string::npos);
+    GemmParams batch = p;
+    batch.batch_count = 2;
+    batch.stride_b = 256 * 256 + 4;
+    CHECK(plan::sm90_tma_obstacle(batch).find("batch stride of B") != std::string::npos);
+}
