@@ -13,16 +13,34 @@ constexpr int64_t kGuard = 32;  // poisoned elements on each side of D's allocat
 
 int64_t matrices(bool broadcast, int64_t batch_count) { return broadcast ? 1 : batch_count; }
 
-// Consecutive matrices sit `gap` elements apart; never 0 apart, so no stride reads as a broadcast.
-int64_t batch_stride(const MatrixLayout &layout, bool broadcast, int64_t gap) {
-    return broadcast ? 0 : std::max<int64_t>(layout.span(), 1) + gap;
+int64_t round_up_8(int64_t x) { return (x + 7) / 8 * 8; }
+
+// The layout with its leading dimension rounded up to a multiple of 8 elements when `aligned16`.
+MatrixLayout aligned(MatrixLayout layout, bool aligned16) {
+    if (aligned16) layout.ld = round_up_8(layout.ld);
+    return layout;
 }
 
-MatrixLayout a_layout(const GemmCase &c) { return MatrixLayout::of_op(c.m, c.k, c.op_a, c.order, c.lda_pad); }
-MatrixLayout b_layout(const GemmCase &c) { return MatrixLayout::of_op(c.k, c.n, c.op_b, c.order, c.ldb_pad); }
-MatrixLayout d_layout(const GemmCase &c) { return MatrixLayout::padded(c.m, c.n, c.order, c.ldd_pad); }
+// Consecutive matrices sit `gap` elements apart (rounded up to a multiple of 8 when `aligned16`);
+// never 0 apart, so no stride reads as a broadcast.
+int64_t batch_stride(const MatrixLayout &layout, bool broadcast, int64_t gap, bool aligned16) {
+    if (broadcast) return 0;
+    const int64_t stride = std::max<int64_t>(layout.span(), 1) + gap;
+    return aligned16 ? round_up_8(stride) : stride;
+}
+
+MatrixLayout a_layout(const GemmCase &c) {
+    return aligned(MatrixLayout::of_op(c.m, c.k, c.op_a, c.order, c.lda_pad), c.aligned16);
+}
+MatrixLayout b_layout(const GemmCase &c) {
+    return aligned(MatrixLayout::of_op(c.k, c.n, c.op_b, c.order, c.ldb_pad), c.aligned16);
+}
+MatrixLayout d_layout(const GemmCase &c) {
+    return aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldd_pad), c.aligned16);
+}
 MatrixLayout c_layout(const GemmCase &c) {
-    return c.c_source == CSource::SameAsD ? d_layout(c) : MatrixLayout::padded(c.m, c.n, c.order, c.ldc_pad);
+    return c.c_source == CSource::SameAsD ? d_layout(c)
+                                          : aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldc_pad), c.aligned16);
 }
 bool c_has_buffer(const GemmCase &c) { return c.c_source == CSource::Buffer || c.c_source == CSource::NanBuffer; }
 
@@ -46,6 +64,7 @@ std::string GemmCase::describe() const {
     if (batch_count != 1 || batched_api) s << " batches=" << batch_count << " gap=" << batch_gap;
     if (broadcast_a || broadcast_b || broadcast_c)
         s << " broadcast=" << (broadcast_a ? "a" : "") << (broadcast_b ? "b" : "") << (broadcast_c ? "c" : "");
+    if (aligned16) s << " aligned16";
     s << " ld_pad=(" << lda_pad << ',' << ldb_pad << ',' << ldc_pad << ',' << ldd_pad << ')';
     if (offset_a || offset_b || offset_c || offset_d)
         s << " offset=" << (offset_a ? "a" : "") << (offset_b ? "b" : "") << (offset_c ? "c" : "")
@@ -87,6 +106,10 @@ GemmCase random_gemm_case(Rng &rng, int64_t max_dim) {
         c.broadcast_c = c.c_source == CSource::Buffer && chance(rng, 0.3);
     }
     c.batched_api = c.batch_count > 1 || chance(rng, 0.2);
+    if (chance(rng, 0.5)) {
+        c.aligned16 = true;
+        c.offset_a = c.offset_b = c.offset_c = c.offset_d = false;
+    }
     return c;
 }
 
@@ -110,13 +133,13 @@ void *GemmProblem::Operand::base() const { return device.get() + front * element
 
 GemmProblem::GemmProblem(const GemmCase &c)
     : case_(c),
-      a_(a_layout(c), batch_stride(a_layout(c), c.broadcast_a, c.batch_gap), matrices(c.broadcast_a, c.batch_count),
+      a_(a_layout(c), batch_stride(a_layout(c), c.broadcast_a, c.batch_gap, c.aligned16), matrices(c.broadcast_a, c.batch_count),
          c.offset_a, 0, c.type_ab),
-      b_(b_layout(c), batch_stride(b_layout(c), c.broadcast_b, c.batch_gap), matrices(c.broadcast_b, c.batch_count),
+      b_(b_layout(c), batch_stride(b_layout(c), c.broadcast_b, c.batch_gap, c.aligned16), matrices(c.broadcast_b, c.batch_count),
          c.offset_b, 0, c.type_ab),
-      c_(c_layout(c), batch_stride(c_layout(c), c.broadcast_c, c.batch_gap),
+      c_(c_layout(c), batch_stride(c_layout(c), c.broadcast_c, c.batch_gap, c.aligned16),
          c_has_buffer(c) ? matrices(c.broadcast_c, c.batch_count) : 1, c.offset_c, 0, c.type_cd),
-      d_(d_layout(c), batch_stride(d_layout(c), false, c.batch_gap), c.batch_count, kGuard + c.offset_d, kGuard,
+      d_(d_layout(c), batch_stride(d_layout(c), false, c.batch_gap, c.aligned16), c.batch_count, kGuard + c.offset_d, kGuard,
          c.type_cd) {}
 
 void GemmProblem::fill(Rng &rng, cudaStream_t stream) {

@@ -41,6 +41,9 @@ struct GemmCase {
     bool offset_a = false, offset_b = false, offset_c = false, offset_d = false;  // one element in
     bool broadcast_a = false, broadcast_b = false, broadcast_c = false;         // batch stride 0
     int64_t batch_gap = 0;  // elements between consecutive matrices beyond their span
+    // Leading dimensions and batch strides rounded up to multiples of 8 elements (16-byte rows, as
+    // TMA needs: ALGO_SM90_TMA_WGMMA refuses anything else); set the offsets false too.
+    bool aligned16 = false;
     float alpha = 1.0f, beta = 0.0f;
     CSource c_source = CSource::Null;
 
@@ -49,7 +52,7 @@ struct GemmCase {
 
 // A case with random shape and features: each dimension a tail size or uniform in [1, max_dim],
 // odd leading-dimension pads, offset pointers, batches with broadcasts, every C source, varied
-// alpha and beta.  The caller sets algo, order, ops and dtypes.
+// alpha and beta; half the cases 16-byte aligned instead (aligned16, no offsets).  The caller sets algo, order, ops and dtypes.
 GemmCase random_gemm_case(Rng &rng, int64_t max_dim);
 
 // Relative Frobenius error allowed for D: fp32 accumulation of exact products, then D's rounding.
