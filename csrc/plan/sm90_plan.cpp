@@ -12,6 +12,7 @@
 #include "kernels/sm90/sm90_params.h"
 #include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
+#include "runtime/workspace.h"
 
 namespace asyncgemm::plan {
 namespace {
@@ -68,16 +69,26 @@ void encode(CUtensorMap &out, const TensorMap3d &map, const void *base, int32_t 
           "cuTensorMapEncodeTiled");
 }
 
-// ASYNCGEMM_SM90_CONFIG=<n>: every launch uses configuration n (the GPU tests run each one).
-std::optional<int> forced_config() {
+// ASYNCGEMM_SM90_CONFIG=<config>[:<splits>]: every launch uses that configuration, split that many
+// ways where K allows (0 or absent: the heuristic's split).  The GPU tests run each one.
+struct ForcedConfig {
+    int config;
+    int splits;
+};
+
+std::optional<ForcedConfig> forced_config() {
     static const char *const text = getenv("ASYNCGEMM_SM90_CONFIG");
     if (text == nullptr || *text == '\0') return std::nullopt;
     char *end = nullptr;
     const long config = strtol(text, &end, 10);
-    if (*end != '\0' || config < 0 || config >= sm90::kTileConfigCount)
-        fail(ASYNCGEMM_STATUS_INVALID_VALUE, std::string("ASYNCGEMM_SM90_CONFIG=") + text + ": expected 0.." +
-                                                 std::to_string(sm90::kTileConfigCount - 1));
-    return static_cast<int>(config);
+    long splits = 0;
+    if (*end == ':') splits = strtol(end + 1, &end, 10);
+    if (*end != '\0' || config < 0 || config >= sm90::kTileConfigCount || splits < 0 || splits > sm90::kMaxSplits)
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, std::string("ASYNCGEMM_SM90_CONFIG=") + text +
+                                                 ": expected <config>[:<splits>], config 0.." +
+                                                 std::to_string(sm90::kTileConfigCount - 1) + ", splits 0.." +
+                                                 std::to_string(sm90::kMaxSplits));
+    return ForcedConfig{static_cast<int>(config), static_cast<int>(splits)};
 }
 
 }  // namespace
@@ -131,8 +142,9 @@ TensorMap3d sm90_cd_map(const GemmParams &p, int64_t ld, int64_t batch_stride) {
 
 void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
     const sm90::Shape shape{p.m, p.n, p.k, p.batch_count};
-    const std::optional<int> forced = forced_config();
-    const int config = forced ? *forced : sm90::choose_config(shape, handle.device().sm_count);
+    const int sm_count = handle.device().sm_count;
+    const std::optional<ForcedConfig> forced = forced_config();
+    const int config = forced ? forced->config : sm90::choose_config(shape, sm_count);
     const sm90::TileConfig &c = sm90::kTileConfigs[config];
     const int kernel = sm90::kernel_index(p.type_ab, config);
     const size_t table_index = family_base(Family::Sm90) + static_cast<size_t>(kernel);
@@ -149,6 +161,12 @@ void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
     encode(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
     encode(params.d_map, sm90_cd_map(p, p.ldd, p.stride_d), p.d, p.type_cd);
     if (p.beta != 0.f) encode(params.c_map, sm90_cd_map(p, p.ldc, p.stride_c), p.c, p.type_cd);
+    params.d = p.d;
+    params.ldd = p.ldd;
+    params.stride_d = p.stride_d;
+    params.m = static_cast<int32_t>(p.m);
+    params.n = static_cast<int32_t>(p.n);
+    params.d_rows_whole = static_cast<uint64_t>(p.n) * dtype_size(p.type_cd) % 16 == 0;
     params.batch_count = p.batch_count;
     params.alpha = p.alpha;
     params.beta = p.beta;
@@ -162,12 +180,30 @@ void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
     params.tiles_n = static_cast<int32_t>(tiles_n);
     params.raster_group = kRasterGroup;
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
-    params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>((p.k + sm90::kBlockK - 1) / sm90::kBlockK) : 0;
+    const int64_t k_blocks = p.alpha != 0.f && p.k > 0 ? sm90::k_block_count(p.k) : 0;
+    params.k_blocks = static_cast<int32_t>(k_blocks);
 
-    const int64_t items = tiles_m * tiles_n * p.batch_count;
-    const auto blocks = static_cast<uint32_t>(std::min<int64_t>(items, handle.device().sm_count));
-    handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm90::kThreads), 1, 1},
-                  sm90::kKernels[kernel].dynamic_smem, &params, sizeof params, stream);
+    const int64_t tiles = tiles_m * tiles_n * p.batch_count;
+    const auto run = [&](int splits) {
+        params.splits = splits;
+        params.blocks_per_split = splits > 1 ? sm90::blocks_per_split(k_blocks, splits) : params.k_blocks;
+        const auto blocks = static_cast<uint32_t>(std::min<int64_t>(tiles * splits, sm_count));
+        handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm90::kThreads), 1, 1},
+                      sm90::kKernels[kernel].dynamic_smem, &params, sizeof params, stream);
+    };
+    const int wanted = forced && forced->splits > 0 ? forced->splits : sm90::split_count(c, shape, sm_count);
+    const int splits = p.batch_count == 1 ? sm90::effective_splits(k_blocks, wanted) : 1;
+    if (splits == 1) return run(1);
+
+    const sm90::WorkspaceNeed need = sm90::workspace_need(c, tiles, splits);
+    const bool ran = handle.workspace().run(
+        static_cast<size_t>(need.counters), static_cast<size_t>(need.partial_bytes), static_cast<CUstream_st *>(stream),
+        [&](Workspace::Lease lease) {
+            params.partials = static_cast<float *>(lease.partials);
+            params.tile_counters = static_cast<int32_t *>(lease.counters);
+            run(splits);
+        });
+    if (!ran) run(1);  // captured: the same configuration unsplit
 }
 
 }  // namespace asyncgemm::plan

@@ -57,17 +57,27 @@ std::vector<asyncgemm_algo_t> explicit_gemm_algos(asyncgemm_handle_t handle, int
 }
 }  // namespace
 
-std::vector<asyncgemm_algo_t> available_gemm_algos(asyncgemm_handle_t handle) {
+namespace {
+// The available algorithms AG_TEST_ALGOS=PIPELINED,SIMT names (the per-configuration runs of
+// tests/gpu/CMakeLists.txt); all of them when it is unset.
+std::vector<asyncgemm_algo_t> requested(asyncgemm_handle_t handle) {
     std::vector<asyncgemm_algo_t> algos{ASYNCGEMM_ALGO_AUTO};
     for (asyncgemm_algo_t algo : explicit_gemm_algos(handle, 1)) algos.push_back(algo);
-    // AG_TEST_ALGOS=PIPELINED,SIMT: only those (the per-configuration runs of tests/gpu/CMakeLists.txt).
     const char *only = getenv("AG_TEST_ALGOS");
     if (only == nullptr || *only == '\0') return algos;
     const std::string wanted = std::string(",") + only + ",";
     std::vector<asyncgemm_algo_t> chosen;
     for (asyncgemm_algo_t algo : algos)
         if (wanted.find("," + algo_name(algo) + ",") != std::string::npos) chosen.push_back(algo);
-    if (chosen.empty()) throw std::runtime_error(std::string("AG_TEST_ALGOS=") + only + " names no available algorithm");
+    return chosen;
+}
+}  // namespace
+
+bool requested_algos_available(asyncgemm_handle_t handle) { return !requested(handle).empty(); }
+
+std::vector<asyncgemm_algo_t> available_gemm_algos(asyncgemm_handle_t handle) {
+    std::vector<asyncgemm_algo_t> chosen = requested(handle);
+    if (chosen.empty()) throw std::runtime_error("AG_TEST_ALGOS names no available algorithm");
     return chosen;
 }
 

@@ -40,6 +40,8 @@ inline constexpr int64_t kTailSizes[] = {1, 2, 3, 7, 17, 31, 33, 63, 65, 127, 12
 // AUTO first, then every explicit algorithm the handle reports available.  The enum is probed upward
 // until the library calls a value unknown, so algorithms added later are tested without edits here.
 std::vector<asyncgemm_algo_t> available_gemm_algos(asyncgemm_handle_t handle);
+// False when AG_TEST_ALGOS names only algorithms this device does not have (the run is then skipped).
+bool requested_algos_available(asyncgemm_handle_t handle);
 // Explicit algorithms the library knows but the handle's device cannot run.
 std::vector<asyncgemm_algo_t> unavailable_gemm_algos(asyncgemm_handle_t handle);
 

@@ -165,3 +165,29 @@ TEST_CASE("what TMA cannot describe is named, and only that") {
     batch.stride_b = 256 * 256 + 4;
     CHECK(plan::sm90_tma_obstacle(batch).find("batch stride of B") != std::string::npos);
 }
+
+TEST_CASE("split K: only where the tiles fill at most half the SMs, ranges of 4 blocks or more, none empty") {
+    const TileConfig &square = kTileConfigs[kConfigSquare];
+    CHECK(split_count(square, {1024, 1024, 14336, 1}, 132) == 2);   // 64 tiles
+    CHECK(split_count(square, {128, 4096, 4096, 1}, 132) == 4);     // 32 tiles
+    CHECK(split_count(kTileConfigs[kConfigShortM], {16, 8192, 8192, 1}, 132) == 4);
+    CHECK(split_count(square, {1024, 1024, 128, 1}, 132) == 1);     // 2 blocks of K: nothing to cut
+    CHECK(split_count(square, {1024, 1024, 14336, 2}, 132) == 1);   // batched
+    CHECK(split_count(square, {2048, 1024, 14336, 1}, 132) == 1);   // 128 tiles
+    CHECK(split_count(square, {128, 128, 1 << 20, 1}, 132) == kMaxSplits);
+    // 9 blocks in 4 ranges: 3 per range, so only 3 ranges remain.
+    CHECK(blocks_per_split(9, 4) == 3);
+    CHECK(effective_splits(9, 4) == 3);
+    CHECK(effective_splits(0, 4) == 1);
+    for (int64_t blocks = 1; blocks < 100; ++blocks)
+        for (int splits = 1; splits <= kMaxSplits; ++splits) {
+            const int used = effective_splits(blocks, splits);
+            const int per = blocks_per_split(blocks, used);
+            CHECK(used <= splits);
+            CHECK(static_cast<int64_t>(used - 1) * per < blocks);  // the last range is not empty
+            CHECK(static_cast<int64_t>(used) * per >= blocks);     // and the ranges cover K
+        }
+    const WorkspaceNeed need = workspace_need(square, 64, 2);
+    CHECK(need.counters == 64 * kConsumers);
+    CHECK(need.partial_bytes == 64 * 2 * 128 * 128 * 4);
+}

@@ -1,6 +1,7 @@
 // A consumer warpgroup's epilogue: D = alpha * acc + beta * C for its 64-row tile, through shared
 // memory in chunks of 64 rows x 128 bytes with the 128-byte swizzle, each chunk stored by TMA
-// (cp.async.bulk.tensor, clipped at the problem's edges) while the next one is written.  C, when
+// (cp.async.bulk.tensor, clipped at the problem's edges: rows exactly, columns to 16-byte units, so
+// a ragged right edge is stored by the threads instead) while the next one is written.  C, when
 // beta != 0, is loaded by TMA into the same chunk buffer first, and each thread reads its elements
 // from where it will write them.  16-bit D goes to shared memory by stmatrix, fp32 by 8-byte stores
 // (two wavefronts per warp either way: the swizzle spreads the eight rows over all banks).
@@ -30,6 +31,33 @@ __device__ __forceinline__ uint32_t pack(__half lo, __half hi) {
 }
 __device__ __forceinline__ uint32_t pack(__nv_bfloat16 lo, __nv_bfloat16 hi) {
     return static_cast<uint32_t>(__bfloat16_as_ushort(lo)) | (static_cast<uint32_t>(__bfloat16_as_ushort(hi)) << 16);
+}
+
+// A chunk at the right edge of a D whose rows do not end on a 16-byte boundary: a TMA store writes
+// whole 16-byte units, so it would overwrite the elements past the row's end (the padding of the
+// leading dimension, or the next row).  The warpgroup copies such a chunk out itself, 16 bytes a
+// thread where the unit lies inside the row, element by element at the edge.  (ld and the base are
+// 16-byte aligned, or TMA would not have been chosen: sm90_tma_obstacle.)
+template <typename TOut>
+__device__ __forceinline__ void store_edge_chunk(const Sm90Params &p, const char *buffer, int thread, int32_t row0,
+                                                 int32_t col0, int64_t batch) {
+    constexpr int kPerUnit = 16 / static_cast<int>(sizeof(TOut));
+    constexpr int kUnitsPerRow = static_cast<int>(kRowBytes / 16);
+    TOut *const d = static_cast<TOut *>(p.d) + batch * p.stride_d;
+    for (int u = thread; u < static_cast<int>(kEpilogueChunkRows) * kUnitsPerRow; u += kWarpgroupThreads) {
+        const int row = u / kUnitsPerRow;
+        const int unit = u % kUnitsPerRow;
+        const int64_t r = static_cast<int64_t>(row0) + row;
+        const int32_t c = col0 + unit * kPerUnit;
+        if (r >= p.m || c >= p.n) continue;
+        const char *src = buffer + swizzled_offset(row, unit * 16);
+        TOut *dst = d + r * p.ldd + c;
+        if (c + kPerUnit <= p.n) {
+            *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(src);
+        } else {
+            for (int e = 0; e < p.n - c; ++e) dst[e] = reinterpret_cast<const TOut *>(src)[e];
+        }
+    }
 }
 
 // Per-consumer epilogue state that lives across tiles: C loads' barrier phase.
@@ -116,10 +144,14 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
         // The generic-proxy writes must be visible to TMA (the async proxy) before the store reads them.
         ptx::fence_proxy_async(ptx::space_shared);
         named_barrier_sync(barrier_id, kWarpgroupThreads);
-        if (leader) {
-            const int32_t coords[3] = {chunk_col, row0, static_cast<int32_t>(batch)};
-            ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &p.d_map, coords, buffer);
-            ptx::cp_async_bulk_commit_group();
+        if (p.d_rows_whole || chunk_col + kColumns <= p.n) {
+            if (leader) {
+                const int32_t coords[3] = {chunk_col, row0, static_cast<int32_t>(batch)};
+                ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &p.d_map, coords, buffer);
+                ptx::cp_async_bulk_commit_group();
+            }
+        } else {
+            store_edge_chunk<TOut>(p, buffer, thread, row0, chunk_col, batch);
         }
     }
 }

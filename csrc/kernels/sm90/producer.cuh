@@ -16,15 +16,16 @@ namespace ptx = cuda::ptx;
 template <int Config>
 __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage<Config> &smem) {
     constexpr TileConfig kC = kTileConfigs[Config];
-    const int64_t items = static_cast<int64_t>(p.tiles_m) * p.tiles_n * p.batch_count;
+    const int64_t items = work_item_count(p);
     RingPosition<kC.stages> slot;
     for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
-        const WorkTile tile = work_tile(item, p.tiles_m, p.tiles_n, p.raster_group);
+        const WorkItem work = work_item(p, item);
+        const WorkTile &tile = work.place;
         const int32_t m0 = tile.m * kC.tile_m;
         const int32_t n0 = tile.n * kC.tile_n;
         const int32_t a_batch = p.a_batched ? static_cast<int32_t>(tile.batch) : 0;
         const int32_t b_batch = p.b_batched ? static_cast<int32_t>(tile.batch) : 0;
-        for (int kb = 0; kb < p.k_blocks; ++kb, slot.advance()) {
+        for (int kb = work.first_block; kb < work.first_block + work.blocks; ++kb, slot.advance()) {
             // A fresh barrier counts as having completed the phase before its first, so the first
             // pass over the ring does not wait.
             while (!ptx::mbarrier_try_wait_parity(&smem.empty[slot.stage], slot.phase ^ 1u)) {

@@ -129,6 +129,45 @@ constexpr int64_t tile_count(const TileConfig &c, const Shape &s) {
     return ((s.m + c.tile_m - 1) / c.tile_m) * ((s.n + c.tile_n - 1) / c.tile_n) * s.batch_count;
 }
 
+// ---- split-K -----------------------------------------------------------------------------------
+
+inline constexpr int kMaxSplits = 16;
+inline constexpr int kMinBlocksPerSplit = 4;  // below this the partials cost more than the MMAs
+
+constexpr int64_t k_block_count(int64_t k) { return (k + kBlockK - 1) / kBlockK; }
+
+// How many ranges to cut K into: where the tiles fill no more than half the SMs, enough work items
+// (tile, range) to fill them, each range at least kMinBlocksPerSplit blocks long.  Batched problems
+// never split.
+constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
+    const int64_t tiles = tile_count(c, s);
+    if (s.batch_count != 1 || tiles * 2 > sm_count) return 1;
+    int64_t splits = sm_count / tiles;
+    const int64_t longest = k_block_count(s.k) / kMinBlocksPerSplit;
+    if (splits > longest) splits = longest;
+    if (splits > kMaxSplits) splits = kMaxSplits;
+    return splits < 1 ? 1 : static_cast<int>(splits);
+}
+
+// K blocks per range for `splits` ranges, and the ranges that then remain (none may be empty).
+constexpr int blocks_per_split(int64_t k_blocks, int splits) {
+    return static_cast<int>((k_blocks + splits - 1) / splits);
+}
+constexpr int effective_splits(int64_t k_blocks, int splits) {
+    if (k_blocks == 0) return 1;
+    const int per = blocks_per_split(k_blocks, splits);
+    return static_cast<int>((k_blocks + per - 1) / per);
+}
+
+// Split-K scratch: one counter per tile and consumer, one fp32 tile per range.
+struct WorkspaceNeed {
+    int64_t counters;
+    int64_t partial_bytes;
+};
+constexpr WorkspaceNeed workspace_need(const TileConfig &c, int64_t tiles, int splits) {
+    return {tiles * kConsumers, tiles * splits * c.tile_m * c.tile_n * static_cast<int64_t>(sizeof(float))};
+}
+
 // 64 x 256 where m fits one 64-row tile; 128 x 256 where its tiles fill the SMs; else 128 x 128,
 // which makes twice as many.
 constexpr int choose_config(const Shape &s, int sm_count) {

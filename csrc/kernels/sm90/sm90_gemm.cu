@@ -5,7 +5,9 @@
 // (sm90_config.h).  Warpgroup 0 gives most of its registers away (setmaxnreg) and one of its
 // threads feeds a ring of shared stages with TMA loads (producer.cuh); warpgroups 1 and 2 each
 // multiply a 64-row part of the tile with wgmma.mma_async straight from the swizzled stages
-// (mainloop.cuh) and store it through shared memory with TMA (epilogue.cuh).  The producer runs
+// (mainloop.cuh) and store it through shared memory with TMA (epilogue.cuh).  Where the tiles are
+// too few to fill the SMs, K is split into ranges that are work items of their own and meet in a
+// deterministic reduction (split_k.cuh).  The producer runs
 // ahead into the next tile while the consumers store the last one, so loads overlap the epilogue.
 #include <cuda/ptx>
 #include <cuda_bf16.h>
@@ -20,6 +22,7 @@
 #include "kernels/sm90/shared_storage.cuh"
 #include "kernels/sm90/sm90_config.h"
 #include "kernels/sm90/sm90_params.h"
+#include "kernels/sm90/split_k.cuh"
 
 namespace asyncgemm::sm90 {
 namespace {
@@ -33,16 +36,19 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
     const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
     const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
-    const int64_t items = static_cast<int64_t>(p.tiles_m) * p.tiles_n * p.batch_count;
+    const int64_t items = work_item_count(p);
     RingPosition<kC.stages> slot;
     EpilogueState state;
     for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
-        const WorkTile tile = work_tile(item, p.tiles_m, p.tiles_n, p.raster_group);
+        const WorkItem work = work_item(p, item);
+        const WorkTile &tile = work.place;
         // Without a product (k_blocks == 0) acc stays unwritten and the epilogue, seeing alpha == 0,
         // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
         // keep both sets of 128 registers alive.
         float acc[kN / 2];
-        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, p.k_blocks, wg, thread == 0, slot);
+        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, work.blocks, wg, thread == 0, slot);
+        // Split-K (never with batches): the last range of the tile to finish stores the sum.
+        if (p.splits > 1 && !reduce_splits<Config>(acc, p, smem, consumer, thread, work.tile, work.split)) continue;
         const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
         const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
         switch (p.type_cd) {
@@ -61,8 +67,9 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     constexpr TileConfig kC = kTileConfigs[Config];
     extern __shared__ __align__(128) char dynamic_smem[];
     __shared__ uint64_t full[kC.stages], empty[kC.stages], c_loaded[kConsumers];
+    __shared__ int split_last[kConsumers];
     char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
-    const SharedStorage<Config> smem{base, full, empty, c_loaded};
+    const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last};
 
     const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
     if (threadIdx.x == 0) {

@@ -16,6 +16,11 @@ struct Sm90Params {
     CUtensorMap b_map;  // K-major B: {k, n}, boxes {64, tile_n}; MN-major: {n, k}, boxes {64, 64}
     CUtensorMap c_map;  // {n, m}, boxes of one epilogue chunk; unused when beta == 0
     CUtensorMap d_map;  // {n, m}, boxes of one epilogue chunk
+    // D as the epilogue writes it where a TMA store cannot (see epilogue.cuh).
+    void *d;
+    int64_t ldd, stride_d;
+    int32_t m, n;
+    int32_t d_rows_whole;  // 1: n elements of D are a whole number of 16-byte units
     int64_t batch_count;
     float alpha, beta;
     int32_t type_cd;              // DType of C and D
@@ -24,6 +29,14 @@ struct Sm90Params {
     int32_t tiles_m, tiles_n;
     int32_t raster_group;
     int32_t k_blocks;             // kBlockK-wide blocks of K per tile; 0 when there is no product
+    // Split-K: each tile's K blocks are cut into `splits` ranges of blocks_per_split (the last may be
+    // shorter), each range a work item of its own; their fp32 partials meet in `partials` and the last
+    // consumer of a tile to finish, counted in `tile_counters` (zero between launches), adds them in
+    // split order and stores D.  splits == 1: no split, both pointers null.
+    int32_t splits;
+    int32_t blocks_per_split;
+    float *partials;
+    int32_t *tile_counters;
 };
 
 }  // namespace asyncgemm
