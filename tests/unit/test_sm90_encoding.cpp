@@ -84,19 +84,23 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
         CHECK(smem_bytes(c) + 1024 <= 227 * 1024);
         CHECK(c.consumers_m * c.consumers_n == kConsumers);
         CHECK(c.tile_m == 64 * c.consumers_m);
-        CHECK((warpgroup_n(c) == 128 || warpgroup_n(c) == 256));  // the wgmma_m64k16 instantiations
+        CHECK((warpgroup_n(c) == 64 || warpgroup_n(c) == 128 || warpgroup_n(c) == 256));  // wgmma_m64k16's
         CHECK(c.tile_n % 64 == 0);
         CHECK(c.tile_n <= 256);  // a K-major B tile is one TMA box: at most 256 rows
     }
     CHECK(kConsumers * kConsumerRegisters * kWarpgroupThreads + kProducerRegisters * kWarpgroupThreads <= 65536);
 }
 
-TEST_CASE("the heuristic: 64 x 256 for one short tile row, 128 x 256 where a wave fills, else 128 x 128") {
-    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortM);
+TEST_CASE("the heuristic: the largest tile that comes near a wave, else 128 x 128 for long K, else the smallest") {
     CHECK(choose_config({4096, 4096, 4096, 1}, 132) == kConfigWide);
     CHECK(choose_config({8192, 8192, 8192, 1}, 132) == kConfigWide);
-    CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);
-    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigSquare);
+    CHECK(choose_config({2048, 1024, 4096, 1}, 132) == kConfigSquare);  // 64 wide tiles, 128 square
+    CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);  // 64 tiles, split in two
+    CHECK(choose_config({1024, 1024, 4096, 1}, 132) == kConfigNarrow);   // 128 tiles of 128 x 64
+    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigNarrow);    // 64: split in two
+    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortNarrow);
+    CHECK(choose_config({64, 65536, 512, 1}, 132) == kConfigShortM);
+    CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);     // batches count as tiles
 }
 
 TEST_CASE("the persistent order visits every tile of every batch once") {

@@ -36,22 +36,29 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[R]) {
     for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
-#define ASYNCGEMM_WGMMA_D0_63                                                                                     \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                       \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                             \
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                             \
+#define ASYNCGEMM_WGMMA_D0_31 \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define ASYNCGEMM_WGMMA_D32_63 \
+    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-#define ASYNCGEMM_WGMMA_D64_127                                                                                   \
-    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                             \
-    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                             \
-    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "                 \
+#define ASYNCGEMM_WGMMA_D64_127 \
+    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define ASYNCGEMM_F8(i)                                                                                           \
     "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]),    \
         "+f"(d[i + 7])
-#define ASYNCGEMM_F64(i)                                                                                          \
-    ASYNCGEMM_F8(i), ASYNCGEMM_F8(i + 8), ASYNCGEMM_F8(i + 16), ASYNCGEMM_F8(i + 24), ASYNCGEMM_F8(i + 32),       \
-        ASYNCGEMM_F8(i + 40), ASYNCGEMM_F8(i + 48), ASYNCGEMM_F8(i + 56)
+#define ASYNCGEMM_F32(i) ASYNCGEMM_F8(i), ASYNCGEMM_F8(i + 8), ASYNCGEMM_F8(i + 16), ASYNCGEMM_F8(i + 24)
+#define ASYNCGEMM_F64(i) ASYNCGEMM_F32(i), ASYNCGEMM_F32(i + 32)
+// One wgmma.mma_async of shape m64n{N}k16 with fp32 accumulators: the PTX text for element type
+// TYPE ("f16" or "bf16"), whose D registers are %0.. and whose other operands follow them (A and B
+// descriptors, scale-d as a register, the two transpose immediates).
+#define ASYNCGEMM_WGMMA(N, TYPE, D_LIST, DESC_A, DESC_B, SCALE_D, TRANS_A, TRANS_B)                             \
+    "{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE_D ", 0;\n"                                                        \
+    "wgmma.mma_async.sync.aligned.m64n" N "k16.f32." TYPE "." TYPE " {" D_LIST "}, " DESC_A ", " DESC_B           \
+    ", p, 1, 1, " TRANS_A ", " TRANS_B ";\n}\n"
 
 // wgmma.mma_async.sync.aligned.m64n{N}k16.f32.{f16,bf16}.{f16,bf16}: d (+)= A * B for the
 // warpgroup's 64 x N fp32 accumulator tile, A (64 x 16) and B (16 x N) read from shared memory
@@ -61,40 +68,47 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[R]) {
 // row 16 (t / 32) + (t % 32) / 4 + 8h, column 8j + 2 (t % 4) + e.
 template <typename T, int N, bool TransA, bool TransB>
 __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
-    static_assert(N == 128 || N == 256, "wgmma_m64k16 is instantiated for N = 128 and 256");
+    static_assert(N == 64 || N == 128 || N == 256, "wgmma_m64k16 is instantiated for N = 64, 128 and 256");
     static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "f16 or bf16 operands");
     constexpr bool kBF16 = std::is_same_v<T, __nv_bfloat16>;
-    if constexpr (N == 128 && !kBF16) {
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {" ASYNCGEMM_WGMMA_D0_63
-                     "}, %64, %65, p, 1, 1, %67, %68;\n}\n"
+    if constexpr (N == 64 && !kBF16) {
+        asm volatile(ASYNCGEMM_WGMMA("64", "f16", ASYNCGEMM_WGMMA_D0_31, "%32", "%33", "%34", "%35", "%36")
+                     : ASYNCGEMM_F32(0)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
+    } else if constexpr (N == 64) {
+        asm volatile(ASYNCGEMM_WGMMA("64", "bf16", ASYNCGEMM_WGMMA_D0_31, "%32", "%33", "%34", "%35", "%36")
+                     : ASYNCGEMM_F32(0)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
+    } else if constexpr (N == 128 && !kBF16) {
+        asm volatile(ASYNCGEMM_WGMMA("128", "f16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63, "%64", "%65",
+                                     "%66", "%67", "%68")
                      : ASYNCGEMM_F64(0)
                      : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
     } else if constexpr (N == 128) {
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {" ASYNCGEMM_WGMMA_D0_63
-                     "}, %64, %65, p, 1, 1, %67, %68;\n}\n"
+        asm volatile(ASYNCGEMM_WGMMA("128", "bf16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63, "%64", "%65",
+                                     "%66", "%67", "%68")
                      : ASYNCGEMM_F64(0)
                      : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
     } else if constexpr (!kBF16) {
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {" ASYNCGEMM_WGMMA_D0_63
-                     ", " ASYNCGEMM_WGMMA_D64_127 "}, %128, %129, p, 1, 1, %131, %132;\n}\n"
+        asm volatile(ASYNCGEMM_WGMMA("256", "f16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_127,
+                                     "%128", "%129", "%130", "%131", "%132")
                      : ASYNCGEMM_F64(0), ASYNCGEMM_F64(64)
                      : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
     } else {
-        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {" ASYNCGEMM_WGMMA_D0_63
-                     ", " ASYNCGEMM_WGMMA_D64_127 "}, %128, %129, p, 1, 1, %131, %132;\n}\n"
+        asm volatile(ASYNCGEMM_WGMMA("256", "bf16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_127,
+                                     "%128", "%129", "%130", "%131", "%132")
                      : ASYNCGEMM_F64(0), ASYNCGEMM_F64(64)
                      : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
     }
 }
 
+#undef ASYNCGEMM_WGMMA
 #undef ASYNCGEMM_F64
+#undef ASYNCGEMM_F32
 #undef ASYNCGEMM_F8
 #undef ASYNCGEMM_WGMMA_D64_127
-#undef ASYNCGEMM_WGMMA_D0_63
+#undef ASYNCGEMM_WGMMA_D32_63
+#undef ASYNCGEMM_WGMMA_D0_31
 
 // setmaxnreg.{inc,dec}.sync.aligned.u32: the warpgroup's per-thread register budget becomes
 // Registers, so the producer's spare registers go to the consumers.

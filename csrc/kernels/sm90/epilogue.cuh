@@ -60,9 +60,11 @@ __device__ __forceinline__ void store_edge_chunk(const Sm90Params &p, const char
     }
 }
 
-// Per-consumer epilogue state that lives across tiles: C loads' barrier phase.
+// Per-consumer epilogue state that lives across tiles: C loads' barrier phase, and which buffer the
+// next chunk goes to where a tile has an odd number of chunks (they alternate over all of them).
 struct EpilogueState {
     uint32_t c_phase = 0;
+    uint32_t buffer = 0;
 };
 
 // thread: the thread's index in its warpgroup; consumer: the warpgroup's index among the consumers.
@@ -76,7 +78,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
     constexpr int kColumns = 128 / static_cast<int>(sizeof(TOut));  // per chunk
     constexpr int kChunks = kN / kColumns;
     constexpr int kGroups = kColumns / 8;  // 8-column accumulator groups per chunk
-    static_assert(kChunks % kEpilogueBuffers == 0, "chunks alternate between the buffers the same way every tile");
+    static_assert(kChunks >= 1 && kN % kColumns == 0, "whole chunks");
     const bool leader = thread == 0;
     const int warp = thread / 32;
     const int lane = thread % 32;
@@ -87,7 +89,14 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
     // Unrolled: the accumulator index must be a constant, or acc goes to local memory.
 #pragma unroll
     for (int chunk = 0; chunk < kChunks; ++chunk) {
-        char *buffer = smem.epilogue_buffer(consumer, chunk % kEpilogueBuffers);
+        // With an even number of chunks per tile the alternation is the same every tile and known at
+        // compile time (a run-time index costs the 128-accumulator kernels a spill).
+        int buffer_index = chunk % kEpilogueBuffers;
+        if constexpr (kChunks % kEpilogueBuffers != 0) {
+            buffer_index = static_cast<int>(state.buffer);
+            state.buffer = (state.buffer + 1) % kEpilogueBuffers;
+        }
+        char *buffer = smem.epilogue_buffer(consumer, buffer_index);
         const int32_t chunk_col = col0 + chunk * kColumns;
         // The store issued from this buffer kEpilogueBuffers chunks ago has read it.
         if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kEpilogueBuffers - 1>{});

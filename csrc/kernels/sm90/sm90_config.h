@@ -32,15 +32,18 @@ inline constexpr int kConsumerRegisters = 232;
 //  0: 128 x 256, two warpgroups of 64 x 256, 4 stages: the most MMA per byte of shared memory read
 //  1: 128 x 128, two warpgroups of 64 x 128, 6 stages: twice the tiles, for grids short of a wave
 //  2: 64 x 256, two warpgroups of 64 x 128 side by side, 4 stages: short m (m <= 64)
+//  3: 128 x 64, two warpgroups of 64 x 64, 8 stages: four times the tiles of 0, so problems with few
+//     tiles (1024 x 1024) fill the SMs without splitting K
+//  4: 64 x 128, two warpgroups of 64 x 64 side by side, 8 stages: short m with few tiles
 inline constexpr TileConfig kTileConfigs[] = {
-    {128, 256, 2, 1, 4},
-    {128, 128, 2, 1, 6},
-    {64, 256, 1, 2, 4},
+    {128, 256, 2, 1, 4}, {128, 128, 2, 1, 6}, {64, 256, 1, 2, 4}, {128, 64, 2, 1, 8}, {64, 128, 1, 2, 8},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigWide = 0;
 inline constexpr int kConfigSquare = 1;
 inline constexpr int kConfigShortM = 2;
+inline constexpr int kConfigNarrow = 3;
+inline constexpr int kConfigShortNarrow = 4;
 
 ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.tile_n / c.consumers_n; }
 
@@ -87,9 +90,13 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm90_gemm_f16_128x256_s4", kF16, kConfigWide),
     kernel_info("asyncgemm_sm90_gemm_f16_128x128_s6", kF16, kConfigSquare),
     kernel_info("asyncgemm_sm90_gemm_f16_64x256_s4", kF16, kConfigShortM),
+    kernel_info("asyncgemm_sm90_gemm_f16_128x64_s8", kF16, kConfigNarrow),
+    kernel_info("asyncgemm_sm90_gemm_f16_64x128_s8", kF16, kConfigShortNarrow),
     kernel_info("asyncgemm_sm90_gemm_bf16_128x256_s4", kBF16, kConfigWide),
     kernel_info("asyncgemm_sm90_gemm_bf16_128x128_s6", kBF16, kConfigSquare),
     kernel_info("asyncgemm_sm90_gemm_bf16_64x256_s4", kBF16, kConfigShortM),
+    kernel_info("asyncgemm_sm90_gemm_bf16_128x64_s8", kBF16, kConfigNarrow),
+    kernel_info("asyncgemm_sm90_gemm_bf16_64x128_s8", kBF16, kConfigShortNarrow),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
@@ -168,12 +175,23 @@ constexpr WorkspaceNeed workspace_need(const TileConfig &c, int64_t tiles, int s
     return {tiles * kConsumers, tiles * splits * c.tile_m * c.tile_n * static_cast<int64_t>(sizeof(float))};
 }
 
-// 64 x 256 where m fits one 64-row tile; 128 x 256 where its tiles fill the SMs; else 128 x 128,
-// which makes twice as many.
+// K at which a tile's MMAs outweigh the cost of splitting K over fewer, larger tiles (measured on
+// H100: 1024 x 1024 x 14336 runs 0.88x cuBLAS as 128 x 128 split in two, 0.69x as 128 x 64 whole;
+// 128 x 4096 x 4096 runs 0.81x as 128 x 64 split in two, 0.72x as 128 x 128 split in four).
+inline constexpr int64_t kLongK = 8192;
+
+// The largest tile whose count comes near a full wave of SMs (within a tenth): larger tiles read
+// less per MMA, but a grid short of a wave leaves SMs idle.  Where none does, 128 x 128 for long K
+// (its MMAs dominate, split_count cuts K in few ranges), else the smallest tiles.  Rows of 64 where
+// m fits one.
 constexpr int choose_config(const Shape &s, int sm_count) {
-    if (s.m <= 64) return kConfigShortM;
-    if (tile_count(kTileConfigs[kConfigWide], s) >= sm_count) return kConfigWide;
-    return kConfigSquare;
+    const auto fills = [&](int config) {
+        return tile_count(kTileConfigs[config], s) * 10 >= static_cast<int64_t>(sm_count) * 9;
+    };
+    if (s.m <= 64) return fills(kConfigShortM) ? kConfigShortM : kConfigShortNarrow;
+    if (fills(kConfigWide)) return kConfigWide;
+    if (fills(kConfigSquare) || s.k >= kLongK) return kConfigSquare;
+    return kConfigNarrow;
 }
 
 }  // namespace asyncgemm::sm90

@@ -119,6 +119,10 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x256_s4, __half, asyncgemm::sm90::kConfigWide);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x128_s6, __half, asyncgemm::sm90::kConfigSquare);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x256_s4, __half, asyncgemm::sm90::kConfigShortM);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x64_s8, __half, asyncgemm::sm90::kConfigNarrow);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x128_s8, __half, asyncgemm::sm90::kConfigShortNarrow);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x256_s4, __nv_bfloat16, asyncgemm::sm90::kConfigWide);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x128_s6, __nv_bfloat16, asyncgemm::sm90::kConfigSquare);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x256_s4, __nv_bfloat16, asyncgemm::sm90::kConfigShortM);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x64_s8, __nv_bfloat16, asyncgemm::sm90::kConfigNarrow);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x128_s8, __nv_bfloat16, asyncgemm::sm90::kConfigShortNarrow);
