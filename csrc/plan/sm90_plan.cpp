@@ -130,7 +130,8 @@ TensorMap3d sm90_b_map(const GemmParams &p, int config) {
     const sm90::TileConfig &c = sm90::kTileConfigs[config];
     const int64_t batches = batched(p, p.stride_b) ? p.batch_count : 1;
     const size_t elem = dtype_size(p.type_ab);
-    return p.b_k_major ? matrix_map(p.k, p.n, p.ldb, p.stride_b, batches, elem, sm90::kBlockK, c.tile_n)
+    return p.b_k_major ? matrix_map(p.k, p.n, p.ldb, p.stride_b, batches, elem, sm90::kBlockK,
+                                    static_cast<uint32_t>(sm90::b_rows_per_block(c)))
                        : matrix_map(p.n, p.k, p.ldb, p.stride_b, batches, elem, 64, sm90::kBlockK);
 }
 
@@ -153,7 +154,7 @@ void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
                                                  std::to_string(config) + " on " + handle.device().name);
 
     Sm90Params params{};
-    const int64_t tiles_m = (p.m + c.tile_m - 1) / c.tile_m;
+    const int64_t tiles_m = sm90::cluster_tiles_m(c, (p.m + c.tile_m - 1) / c.tile_m);
     const int64_t tiles_n = (p.n + c.tile_n - 1) / c.tile_n;
     if (tiles_m * tiles_n > kMaxCoordinate)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA: more than 2^31 - 1 output tiles");
@@ -187,9 +188,12 @@ void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
     const auto run = [&](int splits) {
         params.splits = splits;
         params.blocks_per_split = splits > 1 ? sm90::blocks_per_split(k_blocks, splits) : params.k_blocks;
-        const auto blocks = static_cast<uint32_t>(std::min<int64_t>(tiles * splits, sm_count));
+        // Persistent: at most one block per SM, in whole clusters.
+        const int64_t clusters = std::min<int64_t>(tiles * splits / c.cluster_m, sm_count / c.cluster_m);
+        const auto blocks = static_cast<uint32_t>(clusters * c.cluster_m);
         handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm90::kThreads), 1, 1},
-                      sm90::kKernels[kernel].dynamic_smem, &params, sizeof params, stream);
+                      sm90::kKernels[kernel].dynamic_smem, &params, sizeof params, stream,
+                      static_cast<uint32_t>(c.cluster_m));
     };
     const int wanted = forced && forced->splits > 0 ? forced->splits : sm90::split_count(c, shape, sm_count);
     const int splits = p.batch_count == 1 ? sm90::effective_splits(k_blocks, wanted) : 1;

@@ -240,7 +240,7 @@ bool Handle::kernel_available(size_t kernel) const {
 }
 
 void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem, const void *params,
-                    size_t params_size, void *stream) const {
+                    size_t params_size, void *stream, uint32_t cluster_x) const {
     const Impl &impl = *impl_;
     if (kernel >= impl.kernels.size())
         fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,
@@ -282,6 +282,19 @@ void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem,
     config.blockDimZ = block.z;
     config.sharedMemBytes = dynamic_smem;
     config.hStream = cu_stream;
+    CUlaunchAttribute cluster{};
+    if (cluster_x > 1) {
+        if (grid.x % cluster_x != 0)
+            fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string(loaded.spec.name) + ": grid.x " + std::to_string(grid.x) +
+                                                      " is not a multiple of the cluster size " +
+                                                      std::to_string(cluster_x));
+        cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        cluster.value.clusterDim.x = cluster_x;
+        cluster.value.clusterDim.y = 1;
+        cluster.value.clusterDim.z = 1;
+        config.attrs = &cluster;
+        config.numAttrs = 1;
+    }
     void *args[] = {const_cast<void *>(params)};
     check(api.cuLaunchKernelEx(&config, loaded.function, args, nullptr), "cuLaunchKernelEx");
 }

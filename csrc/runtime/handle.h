@@ -53,10 +53,11 @@ public:
     // True when kernel table entry `kernel` can be launched on this device.
     bool kernel_available(size_t kernel) const;
 
-    // Launches table entry `kernel` with one parameter block on `stream` (NULL: legacy stream).
+    // Launches table entry `kernel` with one parameter block on `stream` (NULL: legacy stream), in
+    // clusters of `cluster_x` blocks along x when that is more than 1 (grid.x a multiple of it).
     // Throws INVALID_VALUE if the stream belongs to another context, CUDA_ERROR on launch failure.
     void launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem, const void *params,
-                size_t params_size, void *stream) const;
+                size_t params_size, void *stream, uint32_t cluster_x = 1) const;
 
     asyncgemm_math_t math_mode() const { return math_mode_.load(std::memory_order_relaxed); }
     void set_math_mode(asyncgemm_math_t mode) { math_mode_.store(mode, std::memory_order_relaxed); }

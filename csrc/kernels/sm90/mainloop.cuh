@@ -6,6 +6,7 @@
 
 #include <cuda/ptx>
 
+#include "kernels/common/cluster.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/sm90/shared_storage.cuh"
 
@@ -36,8 +37,17 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
                                               const SharedStorage<Config> &smem, int k_blocks, WarpgroupTile wg,
                                               bool leader, RingPosition<kTileConfigs[Config].stages> &slot) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
+    constexpr int kCluster = kTileConfigs[Config].cluster_m;
+    // In a cluster the stage is released in both blocks: the peer's producer multicasts into it.
     const auto release = [&](int stage) {
-        if (leader) ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &smem.empty[stage]);
+        if (!leader) return;
+        if constexpr (kCluster > 1) {
+#pragma unroll
+            for (uint32_t rank = 0; rank < kCluster; ++rank)
+                mbarrier_arrive_cluster(map_shared_rank(smem_addr(&smem.empty[stage]), rank));
+        } else {
+            ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &smem.empty[stage]);
+        }
     };
     int previous_stage = 0;
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {

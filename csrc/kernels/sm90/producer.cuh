@@ -1,6 +1,7 @@
-// The producer: one thread walks the block's tiles in the scheduler's order and, for each K block,
-// waits until the consumers have released the stage, then loads A's and B's tiles into it with TMA
-// (cp.async.bulk.tensor), announcing the bytes on the stage's full barrier.  Tiles past an edge of
+// The producer: one thread walks the block's work items in the scheduler's order and, for each K
+// block, waits until the consumers have released the stage, then loads A's and B's tiles into it with
+// TMA (cp.async.bulk.tensor; B shared with the cluster's other block by multicast), announcing the
+// bytes on the stage's full barrier.  Tiles past an edge of
 // the problem are zero-filled by TMA and still count whole boxes.
 #pragma once
 
@@ -8,6 +9,7 @@
 
 #include "kernels/sm90/shared_storage.cuh"
 #include "kernels/sm90/sm90_params.h"
+#include "kernels/sm90/tile_scheduler.cuh"
 
 namespace asyncgemm::sm90 {
 
@@ -16,10 +18,23 @@ namespace ptx = cuda::ptx;
 template <int Config>
 __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage<Config> &smem) {
     constexpr TileConfig kC = kTileConfigs[Config];
-    const int64_t items = work_item_count(p);
+    constexpr int kCluster = kC.cluster_m;
+    const TileScheduler<Config> schedule(p);
+    // A load of B: into this block alone, or multicast into the same place in both blocks of the
+    // cluster, completing on each one's barrier at the same offset.
+    const auto load_b = [&](char *dst, const int32_t (&coords)[3], uint64_t *full) {
+        if constexpr (kCluster > 1) {
+            ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, dst, &p.b_map, coords, full,
+                                      uint16_t{(1u << kCluster) - 1});
+        } else {
+            ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, dst, &p.b_map, coords, full);
+        }
+    };
+    // This block's share of B: rows (K-major) or 64-column boxes (MN-major) from b0 on.
+    const int b0 = schedule.rank * b_rows_per_block(kC);
     RingPosition<kC.stages> slot;
-    for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
-        const WorkItem work = work_item(p, item);
+    for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
+        const WorkItem work = schedule.item(p, i);
         const WorkTile &tile = work.place;
         const int32_t m0 = tile.m * kC.tile_m;
         const int32_t n0 = tile.n * kC.tile_n;
@@ -27,7 +42,8 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
         const int32_t b_batch = p.b_batched ? static_cast<int32_t>(tile.batch) : 0;
         for (int kb = work.first_block; kb < work.first_block + work.blocks; ++kb, slot.advance()) {
             // A fresh barrier counts as having completed the phase before its first, so the first
-            // pass over the ring does not wait.
+            // pass over the ring does not wait.  In a cluster the barrier counts the consumers of
+            // both blocks: the peer's multicast writes this stage too.
             while (!ptx::mbarrier_try_wait_parity(&smem.empty[slot.stage], slot.phase ^ 1u)) {
             }
             uint64_t *full = &smem.full[slot.stage];
@@ -40,20 +56,19 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
                 const int32_t coords[3] = {k0, m0, a_batch};
                 ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a, &p.a_map, coords, full);
             } else {
-                for (int i = 0; i < kC.tile_m / 64; ++i) {
-                    const int32_t coords[3] = {m0 + 64 * i, k0, a_batch};
-                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a + i * kMnBlockBytes, &p.a_map,
-                                              coords, full);
+                for (int box = 0; box < kC.tile_m / 64; ++box) {
+                    const int32_t coords[3] = {m0 + 64 * box, k0, a_batch};
+                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a + box * kMnBlockBytes,
+                                              &p.a_map, coords, full);
                 }
             }
             if (p.b_k_major) {
-                const int32_t coords[3] = {k0, n0, b_batch};
-                ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, b, &p.b_map, coords, full);
+                const int32_t coords[3] = {k0, n0 + b0, b_batch};
+                load_b(b + b0 * kRowBytes, coords, full);
             } else {
-                for (int i = 0; i < kC.tile_n / 64; ++i) {
-                    const int32_t coords[3] = {n0 + 64 * i, k0, b_batch};
-                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, b + i * kMnBlockBytes, &p.b_map,
-                                              coords, full);
+                for (int box = b0 / 64; box < (b0 + b_rows_per_block(kC)) / 64; ++box) {
+                    const int32_t coords[3] = {n0 + 64 * box, k0, b_batch};
+                    load_b(b + box * kMnBlockBytes, coords, full);
                 }
             }
         }

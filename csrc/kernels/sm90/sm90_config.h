@@ -16,11 +16,14 @@ namespace asyncgemm::sm90 {
 
 // A block is three warpgroups: one producer (TMA) and two consumers (wgmma).  The consumers split
 // the tile_m x tile_n tile into consumers_m x consumers_n warpgroup tiles of 64 rows each; K is
-// walked in kBlockK-wide blocks through a ring of `stages` shared buffers.
+// walked in kBlockK-wide blocks through a ring of `stages` shared buffers.  With cluster_m == 2 the
+// blocks run in clusters of two on vertically adjacent tiles, which share their tile of B: each block
+// loads half of it and TMA multicasts that half into both, so B is read from L2 once per pair.
 struct TileConfig {
     int tile_m, tile_n;
     int consumers_m, consumers_n;
     int stages;
+    int cluster_m = 1;
 };
 
 inline constexpr int kConsumers = 2;
@@ -35,8 +38,10 @@ inline constexpr int kConsumerRegisters = 232;
 //  3: 128 x 64, two warpgroups of 64 x 64, 8 stages: four times the tiles of 0, so problems with few
 //     tiles (1024 x 1024) fill the SMs without splitting K
 //  4: 64 x 128, two warpgroups of 64 x 64 side by side, 8 stages: short m with few tiles
+//  5: 0 in clusters of two blocks sharing B by multicast: half the L2 reads of B
 inline constexpr TileConfig kTileConfigs[] = {
-    {128, 256, 2, 1, 4}, {128, 128, 2, 1, 6}, {64, 256, 1, 2, 4}, {128, 64, 2, 1, 8}, {64, 128, 1, 2, 8},
+    {128, 256, 2, 1, 4}, {128, 128, 2, 1, 6}, {64, 256, 1, 2, 4},
+    {128, 64, 2, 1, 8},  {64, 128, 1, 2, 8},  {128, 256, 2, 1, 4, 2},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigWide = 0;
@@ -44,6 +49,15 @@ inline constexpr int kConfigSquare = 1;
 inline constexpr int kConfigShortM = 2;
 inline constexpr int kConfigNarrow = 3;
 inline constexpr int kConfigShortNarrow = 4;
+inline constexpr int kConfigWidePair = 5;
+
+// Rows of B (K-major) or 64-column boxes (MN-major) each block of a cluster loads for the pair.
+ASYNCGEMM_HOST_DEVICE constexpr int b_rows_per_block(const TileConfig &c) { return c.tile_n / c.cluster_m; }
+// Tile rows rounded up to whole clusters: a pair's second tile may lie past m (TMA reads zeros there
+// and stores nothing).
+ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_m(const TileConfig &c, int64_t tiles_m) {
+    return (tiles_m + c.cluster_m - 1) / c.cluster_m * c.cluster_m;
+}
 
 ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.tile_n / c.consumers_n; }
 
@@ -92,11 +106,13 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm90_gemm_f16_64x256_s4", kF16, kConfigShortM),
     kernel_info("asyncgemm_sm90_gemm_f16_128x64_s8", kF16, kConfigNarrow),
     kernel_info("asyncgemm_sm90_gemm_f16_64x128_s8", kF16, kConfigShortNarrow),
+    kernel_info("asyncgemm_sm90_gemm_f16_128x256_s4_c2", kF16, kConfigWidePair),
     kernel_info("asyncgemm_sm90_gemm_bf16_128x256_s4", kBF16, kConfigWide),
     kernel_info("asyncgemm_sm90_gemm_bf16_128x128_s6", kBF16, kConfigSquare),
     kernel_info("asyncgemm_sm90_gemm_bf16_64x256_s4", kBF16, kConfigShortM),
     kernel_info("asyncgemm_sm90_gemm_bf16_128x64_s8", kBF16, kConfigNarrow),
     kernel_info("asyncgemm_sm90_gemm_bf16_64x128_s8", kBF16, kConfigShortNarrow),
+    kernel_info("asyncgemm_sm90_gemm_bf16_128x256_s4_c2", kBF16, kConfigWidePair),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 

@@ -5,7 +5,8 @@
 // (sm90_config.h).  Warpgroup 0 gives most of its registers away (setmaxnreg) and one of its
 // threads feeds a ring of shared stages with TMA loads (producer.cuh); warpgroups 1 and 2 each
 // multiply a 64-row part of the tile with wgmma.mma_async straight from the swizzled stages
-// (mainloop.cuh) and store it through shared memory with TMA (epilogue.cuh).  Where the tiles are
+// (mainloop.cuh) and store it through shared memory with TMA (epilogue.cuh).  Configurations with
+// cluster_m == 2 run in clusters of two blocks that share their tile of B by TMA multicast.  Where the tiles are
 // too few to fill the SMs, K is split into ranges that are work items of their own and meet in a
 // deterministic reduction (split_k.cuh).  The producer runs
 // ahead into the next tile while the consumers store the last one, so loads overlap the epilogue.
@@ -23,6 +24,7 @@
 #include "kernels/sm90/sm90_config.h"
 #include "kernels/sm90/sm90_params.h"
 #include "kernels/sm90/split_k.cuh"
+#include "kernels/sm90/tile_scheduler.cuh"
 
 namespace asyncgemm::sm90 {
 namespace {
@@ -36,11 +38,11 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
     const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
     const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
-    const int64_t items = work_item_count(p);
+    const TileScheduler<Config> schedule(p);
     RingPosition<kC.stages> slot;
     EpilogueState state;
-    for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
-        const WorkItem work = work_item(p, item);
+    for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
+        const WorkItem work = schedule.item(p, i);
         const WorkTile &tile = work.place;
         // Without a product (k_blocks == 0) acc stays unwritten and the epilogue, seeing alpha == 0,
         // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
@@ -71,31 +73,45 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
     const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last};
 
+    constexpr int kCluster = kC.cluster_m;
+    // A cluster's blocks must see each other's barriers initialized before the first multicast or
+    // remote arrival, and stay until the last: both ends are cluster barriers.
+    const auto cluster_sync = [] {
+        ptx::barrier_cluster_arrive();
+        ptx::barrier_cluster_wait();
+    };
     const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
     if (threadIdx.x == 0) {
         for (int s = 0; s < kC.stages; ++s) {
             ptx::mbarrier_init(&full[s], 1);
-            ptx::mbarrier_init(&empty[s], kConsumers);
+            ptx::mbarrier_init(&empty[s], kConsumers * kCluster);
         }
         for (int c = 0; c < kConsumers; ++c) ptx::mbarrier_init(&c_loaded[c], 1);
         ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // visible to the async proxy
     }
-    __syncthreads();
+    if constexpr (kCluster > 1) {
+        cluster_sync();
+    } else {
+        __syncthreads();
+    }
 
+    // Each role ends in its own branch: code after a join would run under both register budgets.
     if (warpgroup == 0) {
         setmaxnreg_dec<kProducerRegisters>();
         if (threadIdx.x == 0) produce<Config>(p, smem);
-        return;
-    }
-    setmaxnreg_inc<kConsumerRegisters>();
-    const int consumer = warpgroup - 1;
-    // The majors pick the wgmma transpose bits, immediates of the instruction: one branch per launch.
-    if (p.a_k_major) {
-        if (p.b_k_major) consume<T, Config, true, true>(p, smem, consumer);
-        else consume<T, Config, true, false>(p, smem, consumer);
+        if constexpr (kCluster > 1) cluster_sync();
     } else {
-        if (p.b_k_major) consume<T, Config, false, true>(p, smem, consumer);
-        else consume<T, Config, false, false>(p, smem, consumer);
+        setmaxnreg_inc<kConsumerRegisters>();
+        const int consumer = warpgroup - 1;
+        // The majors pick the wgmma transpose bits, immediates of the instruction: one branch per launch.
+        if (p.a_k_major) {
+            if (p.b_k_major) consume<T, Config, true, true>(p, smem, consumer);
+            else consume<T, Config, true, false>(p, smem, consumer);
+        } else {
+            if (p.b_k_major) consume<T, Config, false, true>(p, smem, consumer);
+            else consume<T, Config, false, false>(p, smem, consumer);
+        }
+        if constexpr (kCluster > 1) cluster_sync();
     }
 #endif
 }
@@ -121,8 +137,10 @@ ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x128_s6, __half, asyncgemm::sm9
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x256_s4, __half, asyncgemm::sm90::kConfigShortM);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x64_s8, __half, asyncgemm::sm90::kConfigNarrow);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x128_s8, __half, asyncgemm::sm90::kConfigShortNarrow);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_128x256_s4_c2, __half, asyncgemm::sm90::kConfigWidePair);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x256_s4, __nv_bfloat16, asyncgemm::sm90::kConfigWide);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x128_s6, __nv_bfloat16, asyncgemm::sm90::kConfigSquare);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x256_s4, __nv_bfloat16, asyncgemm::sm90::kConfigShortM);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x64_s8, __nv_bfloat16, asyncgemm::sm90::kConfigNarrow);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x128_s8, __nv_bfloat16, asyncgemm::sm90::kConfigShortNarrow);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x256_s4_c2, __nv_bfloat16, asyncgemm::sm90::kConfigWidePair);
