@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The full GPU check, in one go (on the lent H100): build for sm_90, GPU tests, compute-sanitizer
-# memcheck and racecheck on them, SASS facts of the kernels, and the benchmark.  Logs go to $OUT
+# The full GPU check, in one go (on the lent H100): build for sm_90 (and sm_90a), GPU tests,
+# compute-sanitizer memcheck, racecheck and synccheck on them, SASS facts of the kernels, and the
+# benchmark.  Logs go to $OUT
 # (or ./gpu-logs); the end of the output is the summary.
 #   scripts/gpu_check.sh [asyncgemm-bench options]
 set -uo pipefail
@@ -33,11 +34,18 @@ for config in 3:2 7:4; do
     ASYNCGEMM_SM80_CONFIG=$config AG_TEST_ALGOS=PIPELINED sanitize racecheck sanitizer-racecheck.log "$tests" \
         --test-suite=gemm --test-case='*tails*,*split*,*bigger*,*random*'
 done
+# The Hopper family: synccheck too (named barriers, mbarriers), and its split and cluster kernels.
+: > "$out/sanitizer-synccheck.log"
+AG_TEST_ALGOS=SM90_TMA_WGMMA sanitize synccheck sanitizer-synccheck.log "$tests" --test-suite=gemm,streams
+for config in 1:3 5; do
+    ASYNCGEMM_SM90_CONFIG=$config AG_TEST_ALGOS=SM90_TMA_WGMMA sanitize racecheck sanitizer-racecheck.log "$tests" \
+        --test-suite=gemm --test-case='*tails*,*split*,*random*'
+done
 
 for fb in "$build"/fatbins/*/*.sm_90*.cubin; do
     sass="$out/$(basename "$fb").sass"
     cuobjdump -sass "$fb" > "$sass" 2>&1
-    summary+=("$(basename "$fb"): HMMA $(grep -c HMMA "$sass") LDSM $(grep -c LDSM "$sass") LDGSTS $(grep -c LDGSTS "$sass") LDS.128 $(grep -c 'LDS.128' "$sass") FFMA $(grep -c FFMA "$sass") LDL/STL $(grep -cE 'LDL|STL' "$sass")")
+    summary+=("$(basename "$fb"): HMMA $(grep -c HMMA "$sass") HGMMA $(grep -c HGMMA "$sass") UTMALDG $(grep -c UTMALDG "$sass") UTMASTG $(grep -c UTMASTG "$sass") LDSM $(grep -c LDSM "$sass") STSM $(grep -c STSM "$sass") LDGSTS $(grep -c LDGSTS "$sass") FFMA $(grep -c FFMA "$sass") LDL/STL $(grep -cE 'LDL|STL' "$sass")")
 done
 tar czf "$out/sass.tgz" -C "$out" $(cd "$out" && ls *.sass) 2>/dev/null && rm -f "$out"/*.sass
 

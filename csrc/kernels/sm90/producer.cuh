@@ -66,9 +66,11 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
                 const int32_t coords[3] = {k0, n0 + b0, b_batch};
                 load_b(b + b0 * kRowBytes, coords, full);
             } else {
-                for (int box = b0 / 64; box < (b0 + b_rows_per_block(kC)) / 64; ++box) {
-                    const int32_t coords[3] = {n0 + 64 * box, k0, b_batch};
-                    load_b(b + box * kMnBlockBytes, coords, full);
+                constexpr int kBoxes = b_rows_per_block(kC) / 64;
+#pragma unroll
+                for (int j = 0; j < kBoxes; ++j) {
+                    const int32_t coords[3] = {n0 + b0 + 64 * j, k0, b_batch};
+                    load_b(b + (b0 / 64 + j) * kMnBlockBytes, coords, full);
                 }
             }
         }
