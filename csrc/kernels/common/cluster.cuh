@@ -16,10 +16,12 @@ __device__ __forceinline__ uint32_t map_shared_rank(uint32_t smem_address, uint3
     return result;
 }
 
-// mbarrier.arrive.release.cluster.shared::cluster.b64: one arrival on the barrier at
-// shared::cluster address `barrier`, possibly in another block of the cluster.
+// mbarrier.arrive.shared::cluster.b64: one arrival on the barrier at shared::cluster address
+// `barrier`, possibly in another block of the cluster, with the default .release.cta semantics: it
+// announces that reads have finished and publishes no writes, and a .release.cluster arrival would
+// make every arriving thread wait for a cluster-wide fence.
 __device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t barrier) {
-    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(barrier) : "memory");
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(barrier) : "memory");
 }
 
 }  // namespace asyncgemm
