@@ -21,11 +21,11 @@ Family family_of(asyncgemm_algo_t algo) {
     }
 }
 
-// The fastest available algorithm for the problem: for 16-bit inputs TMA + wgmma on Hopper where TMA
-// can describe the matrices, else mma.sync; fp32 FMA otherwise (and wherever no tensor-core family
-// loaded).
+// The fastest available algorithm for the problem: for 16-bit inputs (and K-major f32 ones in TF32
+// mode) TMA + wgmma on Hopper where TMA can describe the matrices, else mma.sync for 16-bit inputs;
+// fp32 FMA otherwise (and wherever no tensor-core family loaded).
 asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
-    if (sm90_supports(params) && algo_available(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
+    if (sm90_supports(params, handle.math_mode()) && algo_available(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
         sm90_tma_obstacle(params).empty())
         return ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
     if (sm80_supports(params) && algo_available(handle, ASYNCGEMM_ALGO_PIPELINED)) return ASYNCGEMM_ALGO_PIPELINED;
@@ -52,9 +52,10 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " needs f16 or bf16 A and B (got " +
                                                  dtype_name(params.type_ab) + ")");
     if (family_of(algo) == Family::Sm90) {
-        if (!sm90_supports(params))
-            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " needs f16 or bf16 A and B (got " +
-                                                     dtype_name(params.type_ab) + ")");
+        if (!sm90_supports(params, handle.math_mode()))
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+                 std::string(algo_name(algo)) + " needs f16 or bf16 A and B, or f32 ones in TF32 math mode with "
+                                                "both operands K-major (got " + dtype_name(params.type_ab) + ")");
         const std::string obstacle = sm90_tma_obstacle(params);
         if (!obstacle.empty())
             fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(algo_name(algo)) + " loads and stores through TMA, but " +

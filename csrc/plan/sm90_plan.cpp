@@ -95,7 +95,10 @@ std::optional<ForcedConfig> forced_config() {
 
 FamilyKernels sm90_kernels() { return {kSpecs.specs, sm90::kKernelCount}; }
 
-bool sm90_supports(const GemmParams &params) { return sm90::supports_types(params.type_ab, params.type_cd); }
+bool sm90_supports(const GemmParams &params, asyncgemm_math_t math) {
+    return sm90::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32, params.a_k_major != 0,
+                                params.b_k_major != 0);
+}
 
 std::string sm90_tma_obstacle(const GemmParams &p) {
     const size_t ab = dtype_size(p.type_ab);
@@ -122,7 +125,8 @@ TensorMap3d sm90_a_map(const GemmParams &p, int config) {
     const sm90::TileConfig &c = sm90::kTileConfigs[config];
     const int64_t batches = batched(p, p.stride_a) ? p.batch_count : 1;
     const size_t elem = dtype_size(p.type_ab);
-    return p.a_k_major ? matrix_map(p.k, p.m, p.lda, p.stride_a, batches, elem, sm90::kBlockK, c.tile_m)
+    const auto block_k = static_cast<uint32_t>(sm90::block_k(p.type_ab));
+    return p.a_k_major ? matrix_map(p.k, p.m, p.lda, p.stride_a, batches, elem, block_k, c.tile_m)
                        : matrix_map(p.m, p.k, p.lda, p.stride_a, batches, elem, 64, sm90::kBlockK);
 }
 
@@ -130,7 +134,8 @@ TensorMap3d sm90_b_map(const GemmParams &p, int config) {
     const sm90::TileConfig &c = sm90::kTileConfigs[config];
     const int64_t batches = batched(p, p.stride_b) ? p.batch_count : 1;
     const size_t elem = dtype_size(p.type_ab);
-    return p.b_k_major ? matrix_map(p.k, p.n, p.ldb, p.stride_b, batches, elem, sm90::kBlockK,
+    const auto block_k = static_cast<uint32_t>(sm90::block_k(p.type_ab));
+    return p.b_k_major ? matrix_map(p.k, p.n, p.ldb, p.stride_b, batches, elem, block_k,
                                     static_cast<uint32_t>(sm90::b_rows_per_block(c)))
                        : matrix_map(p.n, p.k, p.ldb, p.stride_b, batches, elem, 64, sm90::kBlockK);
 }
@@ -181,7 +186,7 @@ void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
     params.tiles_n = static_cast<int32_t>(tiles_n);
     params.raster_group = kRasterGroup;
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
-    const int64_t k_blocks = p.alpha != 0.f && p.k > 0 ? sm90::k_block_count(p.k) : 0;
+    const int64_t k_blocks = p.alpha != 0.f && p.k > 0 ? sm90::k_block_count(p.k, p.type_ab) : 0;
     params.k_blocks = static_cast<int32_t>(k_blocks);
 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;

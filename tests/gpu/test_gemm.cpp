@@ -324,13 +324,19 @@ TEST_CASE("TF32 math mode: within TF32 accuracy, and exact fp32 again after DEFA
     Rng rng = rng_for("gemm tf32");
     for (asyncgemm_math_t math : {ASYNCGEMM_MATH_TF32, ASYNCGEMM_MATH_DEFAULT}) {
         REQUIRE(asyncgemm_set_math_mode(handle, math) == ASYNCGEMM_STATUS_SUCCESS);
+        // Every op pair: the tf32 wgmma path takes K-major operands only (row-major N·T, and T·N in
+        // column-major order) and refuses the rest.
         for (asyncgemm_algo_t algo : available_gemm_algos(handle))
-            for (asyncgemm_order_t order : kOrders) {
-                GemmCase c = random_gemm_case(rng, 300);
-                c.algo = algo;
-                c.order = order;
-                check_gemm(c, rng, nullptr, nullptr, handle, math);
-            }
+            for (asyncgemm_order_t order : kOrders)
+                for (asyncgemm_op_t op_a : kOps)
+                    for (asyncgemm_op_t op_b : kOps) {
+                        GemmCase c = random_gemm_case(rng, 300);
+                        c.algo = algo;
+                        c.order = order;
+                        c.op_a = op_a;
+                        c.op_b = op_b;
+                        check_gemm(c, rng, nullptr, nullptr, handle, math);
+                    }
     }
     CHECK(asyncgemm_destroy(handle) == ASYNCGEMM_STATUS_SUCCESS);
 }

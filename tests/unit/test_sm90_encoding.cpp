@@ -195,3 +195,29 @@ TEST_CASE("split K: only where the tiles fill at most half the SMs, ranges of 4 
     CHECK(need.counters == 64 * kConsumers);
     CHECK(need.partial_bytes == 64 * 2 * 128 * 128 * 4);
 }
+
+TEST_CASE("tf32: f32 inputs only when allowed and both K-major; a stage holds 32 of them per row") {
+    CHECK(supports_types(kF16, kF16, false, false, false));
+    CHECK(supports_types(kBF16, kF32, false, true, false));
+    CHECK_FALSE(supports_types(kF32, kF32, false, true, true));  // DEFAULT math: exact fp32 elsewhere
+    CHECK(supports_types(kF32, kF32, true, true, true));
+    CHECK(supports_types(kF32, kBF16, true, true, true));
+    CHECK_FALSE(supports_types(kF32, kF32, true, false, true));  // wgmma has no transpose for tf32
+    CHECK_FALSE(supports_types(kF32, kF32, true, true, false));
+    CHECK(block_k(kF16) == 64);
+    CHECK(block_k(kF32) == 32);  // 128 bytes either way: the same swizzled rows and descriptors
+    CHECK(k_block_count(100, kF32) == 4);
+    CHECK(k_block_count(100, kBF16) == 2);
+    CHECK(kMmaSteps == 4);  // k16 of 16-bit or k8 of tf32, 32 bytes each
+
+    GemmParams p = problem(256, 256, 100, true, true);
+    p.type_ab = kF32;
+    p.lda = p.ldb = 100;
+    const plan::TensorMap3d a = plan::sm90_a_map(p, kConfigWide);
+    CHECK(a.box[0] == 32);
+    CHECK(a.strides[0] == 400);
+    CHECK(plan::sm90_b_map(p, kConfigWide).box[0] == 32);
+    CHECK(plan::sm90_tma_obstacle(p).empty());  // 400-byte rows
+    p.lda = 101;
+    CHECK(plan::sm90_tma_obstacle(p).find("leading dimension of A") != std::string::npos);
+}

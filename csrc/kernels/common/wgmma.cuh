@@ -102,6 +102,31 @@ __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t desc_a,
     }
 }
 
+// wgmma.mma_async.sync.aligned.m64n{N}k8.f32.tf32.tf32: the same for fp32 operands read as tf32
+// (the top 19 bits of each), K-major only: the instruction has no transpose for 32-bit types.
+#define ASYNCGEMM_WGMMA_TF32(N, D_LIST, DESC_A, DESC_B, SCALE_D)                                                \
+    "{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE_D ", 0;\n"                                                        \
+    "wgmma.mma_async.sync.aligned.m64n" N "k8.f32.tf32.tf32 {" D_LIST "}, " DESC_A ", " DESC_B ", p, 1, 1;\n}\n"
+template <int N>
+__device__ __forceinline__ void wgmma_m64k8_tf32(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
+    static_assert(N == 64 || N == 128 || N == 256, "wgmma_m64k8_tf32 is instantiated for N = 64, 128 and 256");
+    if constexpr (N == 64) {
+        asm volatile(ASYNCGEMM_WGMMA_TF32("64", ASYNCGEMM_WGMMA_D0_31, "%32", "%33", "%34")
+                     : ASYNCGEMM_F32(0)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+    } else if constexpr (N == 128) {
+        asm volatile(ASYNCGEMM_WGMMA_TF32("128", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63, "%64", "%65", "%66")
+                     : ASYNCGEMM_F64(0)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+    } else {
+        asm volatile(ASYNCGEMM_WGMMA_TF32("256", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_127,
+                                          "%128", "%129", "%130")
+                     : ASYNCGEMM_F64(0), ASYNCGEMM_F64(64)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+    }
+}
+
+#undef ASYNCGEMM_WGMMA_TF32
 #undef ASYNCGEMM_WGMMA
 #undef ASYNCGEMM_F64
 #undef ASYNCGEMM_F32

@@ -1,10 +1,12 @@
 // A consumer warpgroup's K loop for one tile: for each K block, wait for the stage to land, issue
-// kBlockK / 16 wgmma.mma_async on it (operands straight from the swizzled TMA tiles through their
+// kMmaSteps wgmma.mma_async on it (k16 of f16/bf16 or k8 of tf32 each) (operands straight from the swizzled TMA tiles through their
 // matrix descriptors), commit them as one group, and release the stage the group before read, so
 // one group of MMAs is always queued behind the one running.
 #pragma once
 
 #include <cuda/ptx>
+
+#include <type_traits>
 
 #include "kernels/common/cluster.cuh"
 #include "kernels/common/wgmma.cuh"
@@ -57,10 +59,15 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
         const uint32_t b_tile = smem_addr(smem.b_tile(slot.stage));
         wgmma_fence();
 #pragma unroll
-        for (int step = 0; step < kBlockK / kMmaK; ++step) {
-            wgmma_m64k16<T, kN, !AKMajor, !BKMajor>(acc, a_descriptor<AKMajor>(a_tile, wg, step),
-                                                    b_descriptor<Config, BKMajor>(b_tile, wg, step),
-                                                    kb > 0 || step > 0);
+        for (int step = 0; step < kMmaSteps; ++step) {
+            const uint64_t a = a_descriptor<AKMajor>(a_tile, wg, step);
+            const uint64_t b = b_descriptor<Config, BKMajor>(b_tile, wg, step);
+            if constexpr (std::is_same_v<T, float>) {
+                static_assert(AKMajor && BKMajor, "tf32 operands are K-major");
+                wgmma_m64k8_tf32<kN>(acc, a, b, kb > 0 || step > 0);
+            } else {
+                wgmma_m64k16<T, kN, !AKMajor, !BKMajor>(acc, a, b, kb > 0 || step > 0);
+            }
         }
         wgmma_commit_group();
         // The group before this one has finished reading its stage.

@@ -7,6 +7,7 @@
 
 #include <cuda/ptx>
 
+#include "kernels/common/kernel_entry.cuh"
 #include "kernels/sm90/shared_storage.cuh"
 #include "kernels/sm90/sm90_params.h"
 #include "kernels/sm90/tile_scheduler.cuh"
@@ -15,7 +16,7 @@ namespace asyncgemm::sm90 {
 
 namespace ptx = cuda::ptx;
 
-template <int Config>
+template <typename T, int Config>
 __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage<Config> &smem) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kCluster = kC.cluster_m;
@@ -49,7 +50,7 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
             uint64_t *full = &smem.full[slot.stage];
             ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, full,
                                            stage_bytes(kC));
-            const int32_t k0 = kb * kBlockK;
+            const int32_t k0 = kb * block_k(kDTypeOf<T>);
             char *a = smem.a_tile(slot.stage);
             char *b = smem.b_tile(slot.stage);
             if (p.a_k_major) {

@@ -91,7 +91,7 @@ ASYNCGEMM_HOST_DEVICE constexpr int chunk_columns(int32_t type_cd) { return type
 
 struct KernelInfo {
     const char *name;       // extern "C" symbol in the sm90 fatbin
-    DType type_ab;          // f16 or bf16
+    DType type_ab;          // f16, bf16, or f32 multiplied as tf32
     int config;             // index into kTileConfigs
     uint32_t dynamic_smem;  // bytes
 };
@@ -113,6 +113,11 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm90_gemm_bf16_128x64_s8", kBF16, kConfigNarrow),
     kernel_info("asyncgemm_sm90_gemm_bf16_64x128_s8", kBF16, kConfigShortNarrow),
     kernel_info("asyncgemm_sm90_gemm_bf16_128x256_s4_c2", kBF16, kConfigWidePair),
+    kernel_info("asyncgemm_sm90_gemm_tf32_128x256_s4", kF32, kConfigWide),
+    kernel_info("asyncgemm_sm90_gemm_tf32_128x128_s6", kF32, kConfigSquare),
+    kernel_info("asyncgemm_sm90_gemm_tf32_64x256_s4", kF32, kConfigShortM),
+    kernel_info("asyncgemm_sm90_gemm_tf32_128x64_s8", kF32, kConfigNarrow),
+    kernel_info("asyncgemm_sm90_gemm_tf32_64x128_s8", kF32, kConfigShortNarrow),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
@@ -122,8 +127,12 @@ constexpr int kernel_index(int32_t type_ab, int config) {
     return -1;
 }
 
-constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {
-    return (type_ab == kF16 || type_ab == kBF16) && (type_cd == kF32 || type_cd == kF16 || type_cd == kBF16);
+// f16 and bf16 A and B in any majors; f32 A and B as tf32 (when the caller allows it), K-major only:
+// wgmma transposes 16-bit operands alone.
+constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32, bool a_k_major, bool b_k_major) {
+    const bool cd = type_cd == kF32 || type_cd == kF16 || type_cd == kBF16;
+    if (type_ab == kF16 || type_ab == kBF16) return cd;
+    return type_ab == kF32 && tf32 && a_k_major && b_k_major && cd;
 }
 
 // ---- the persistent tile order ---------------------------------------------------------------
@@ -157,7 +166,9 @@ constexpr int64_t tile_count(const TileConfig &c, const Shape &s) {
 inline constexpr int kMaxSplits = 16;
 inline constexpr int kMinBlocksPerSplit = 4;  // below this the partials cost more than the MMAs
 
-constexpr int64_t k_block_count(int64_t k) { return (k + kBlockK - 1) / kBlockK; }
+// K per stage: one 128-byte row, 64 elements of f16/bf16 or 32 of f32 (tf32).
+ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return type_ab == kF32 ? 32 : kBlockK; }
+constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_k(type_ab) - 1) / block_k(type_ab); }
 
 // How many ranges to cut K into: where the tiles fill no more than half the SMs, enough work items
 // (tile, range) to fill them, each range at least kMinBlocksPerSplit blocks long.  Batched problems
@@ -166,7 +177,7 @@ constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
     const int64_t tiles = tile_count(c, s);
     if (s.batch_count != 1 || tiles * 2 > sm_count) return 1;
     int64_t splits = sm_count / tiles;
-    const int64_t longest = k_block_count(s.k) / kMinBlocksPerSplit;
+    const int64_t longest = k_block_count(s.k, kF16) / kMinBlocksPerSplit;
     if (splits > longest) splits = longest;
     if (splits > kMaxSplits) splits = kMaxSplits;
     return splits < 1 ? 1 : static_cast<int>(splits);

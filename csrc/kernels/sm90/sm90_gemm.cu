@@ -1,5 +1,6 @@
-// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = alpha * A·B + beta * C with f16 or bf16 A and B,
-// fp32 accumulation, f32/f16/bf16 C and D, any majors, batched; sm_90a only.
+// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = alpha * A·B + beta * C with f16 or bf16 A and B
+// in any majors, or f32 A and B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and
+// D, batched; sm_90a only.
 //
 // Persistent and warp-specialized: one block per SM walks output tiles in grouped order
 // (sm90_config.h).  Warpgroup 0 gives most of its registers away (setmaxnreg) and one of its
@@ -14,6 +15,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "kernels/common/kernel_entry.cuh"
 #include "kernels/common/wgmma.cuh"
@@ -98,13 +101,16 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     // Each role ends in its own branch: code after a join would run under both register budgets.
     if (warpgroup == 0) {
         setmaxnreg_dec<kProducerRegisters>();
-        if (threadIdx.x == 0) produce<Config>(p, smem);
+        if (threadIdx.x == 0) produce<T, Config>(p, smem);
         if constexpr (kCluster > 1) cluster_sync();
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
         const int consumer = warpgroup - 1;
         // The majors pick the wgmma transpose bits, immediates of the instruction: one branch per launch.
-        if (p.a_k_major) {
+        // tf32 is K-major alone (the planner sends nothing else).
+        if constexpr (std::is_same_v<T, float>) {
+            consume<T, Config, true, true>(p, smem, consumer);
+        } else if (p.a_k_major) {
             if (p.b_k_major) consume<T, Config, true, true>(p, smem, consumer);
             else consume<T, Config, true, false>(p, smem, consumer);
         } else {
@@ -144,3 +150,8 @@ ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x256_s4, __nv_bfloat16, asyncge
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x64_s8, __nv_bfloat16, asyncgemm::sm90::kConfigNarrow);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x128_s8, __nv_bfloat16, asyncgemm::sm90::kConfigShortNarrow);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_128x256_s4_c2, __nv_bfloat16, asyncgemm::sm90::kConfigWidePair);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_128x256_s4, float, asyncgemm::sm90::kConfigWide);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_128x128_s6, float, asyncgemm::sm90::kConfigSquare);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x256_s4, float, asyncgemm::sm90::kConfigShortM);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_128x64_s8, float, asyncgemm::sm90::kConfigNarrow);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x128_s8, float, asyncgemm::sm90::kConfigShortNarrow);

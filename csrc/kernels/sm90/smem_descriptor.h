@@ -26,22 +26,23 @@ ASYNCGEMM_HOST_DEVICE constexpr uint64_t smem_descriptor(uint32_t smem_address, 
 
 inline constexpr uint32_t kRowBytes = 128;                 // one swizzled row: 64 16-bit elements
 inline constexpr uint32_t kAtomBytes = 8 * kRowBytes;      // a swizzle atom: 8 rows
-inline constexpr int kBlockK = 64;                         // K per stage: one 128-byte row of K
-inline constexpr int kMmaK = 16;                           // K per wgmma
+inline constexpr int kBlockK = 64;        // K per stage of 16-bit operands: one 128-byte row of K
+inline constexpr uint32_t kMmaKBytes = 32;  // K per wgmma: k16 of 16-bit elements, k8 of tf32
+inline constexpr int kMmaSteps = static_cast<int>(kRowBytes / kMmaKBytes);  // wgmmas per stage
 
-// A K-major operand tile: `rows` (M or N) rows of kBlockK elements, one 128-byte row each.  The
-// descriptor of the 16-wide K step `step` for the rows from `row0` on: 8-row groups are kAtomBytes
-// apart (stride offset; the leading offset is unused with a swizzle), and a K step moves 32 bytes
-// inside the row (the swizzle is applied by the hardware to the address bits, so the start may sit
-// inside an atom).
+// A K-major operand tile: `rows` (M or N) rows of one 128-byte row of K each (64 16-bit or 32 fp32
+// elements).  The descriptor of K step `step` for the rows from `row0` on: 8-row groups are
+// kAtomBytes apart (stride offset; the leading offset is unused with a swizzle), and a K step moves
+// 32 bytes inside the row (the swizzle is applied by the hardware to the address bits, so the start
+// may sit inside an atom).
 ASYNCGEMM_HOST_DEVICE constexpr uint64_t k_major_descriptor(uint32_t tile_address, int row0, int step) {
     return smem_descriptor(tile_address + static_cast<uint32_t>(row0) * kRowBytes +
-                               static_cast<uint32_t>(step) * kMmaK * 2,
+                               static_cast<uint32_t>(step) * kMmaKBytes,
                            16, kAtomBytes);
 }
 
-// An MN-major operand tile: column blocks of 64 M (or N) elements, each kBlockK rows of K of 128
-// bytes (one TMA box), kBlockK * 128 bytes apart.  For the columns from `block0` on: the leading
+// An MN-major operand tile (16-bit only: wgmma cannot transpose tf32): column blocks of 64 M (or N)
+// elements, each kBlockK rows of K of 128 bytes (one TMA box), kBlockK * 128 bytes apart.  For the columns from `block0` on: the leading
 // offset steps from one 64-wide block to the next, the stride offset from one group of 8 K rows to
 // the next, and a K step of 16 rows moves two atoms.
 inline constexpr uint32_t kMnBlockBytes = kBlockK * kRowBytes;
