@@ -318,6 +318,34 @@ TEST_CASE("split K: right, and the same bits on every run") {
         }
 }
 
+TEST_CASE("TF32 math mode: the Hopper family runs K-major f32 inputs as tf32, and refuses them otherwise") {
+    asyncgemm_handle_t handle = nullptr;
+    REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);
+    int available = 0;
+    REQUIRE(asyncgemm_algo_available(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, &available) == ASYNCGEMM_STATUS_SUCCESS);
+    if (available != 0) {
+        Rng rng = rng_for("gemm tf32 sm90");
+        for (asyncgemm_math_t math : {ASYNCGEMM_MATH_TF32, ASYNCGEMM_MATH_DEFAULT})
+            for (asyncgemm_op_t op_b : kOps) {
+                REQUIRE(asyncgemm_set_math_mode(handle, math) == ASYNCGEMM_STATUS_SUCCESS);
+                GemmCase c;
+                c.algo = ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
+                c.m = 200;
+                c.n = 136;
+                c.k = 300;
+                c.op_b = op_b;  // row-major: A K-major; B K-major for OP_T only
+                c.aligned16 = true;
+                c.c_source = CSource::Buffer;
+                c.beta = 0.5f;
+                CAPTURE(c.describe());
+                bool refused = false;
+                CHECK(run_gemm(handle, c, rng, nullptr, math, &refused) == "");
+                CHECK(refused == !(math == ASYNCGEMM_MATH_TF32 && op_b == ASYNCGEMM_OP_T));
+            }
+    }
+    CHECK(asyncgemm_destroy(handle) == ASYNCGEMM_STATUS_SUCCESS);
+}
+
 TEST_CASE("TF32 math mode: within TF32 accuracy, and exact fp32 again after DEFAULT") {
     asyncgemm_handle_t handle = nullptr;
     REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);
