@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "plan/autotune_cache.h"
 #include "plan/kernel_table.h"
 #include "plan/sm80_plan.h"
+#include "plan/sm90_plan.h"
 
 namespace asyncgemm::plan {
 namespace {
@@ -93,16 +95,30 @@ std::vector<int> candidates(const Handle &handle, int32_t type_ab) {
     return configs;
 }
 
-// One cache per GPU model (name and compute capability), shared by every handle on such a GPU.
-AutotuneCache &cache_for(const DeviceInfo &device) {
+// The SM90_TMA_WGMMA configurations with a kernel for these input types that the device can run.
+std::vector<int> sm90_candidates(const Handle &handle, int32_t type_ab) {
+    std::vector<int> configs;
+    for (int config = 0; config < sm90::kTileConfigCount; ++config) {
+        const int kernel = sm90::kernel_index(type_ab, config);
+        if (kernel >= 0 && handle.kernel_available(family_base(Family::Sm90) + static_cast<size_t>(kernel)))
+            configs.push_back(config);
+    }
+    return configs;
+}
+
+constexpr ConfigTable kSm80Table{sm80::kTileConfigCount, sm80::table_fingerprint(), "sm80"};
+constexpr ConfigTable kSm90Table{sm90::kTileConfigCount, sm90::table_fingerprint(), "sm90"};
+
+// One cache per GPU model (name and compute capability) and family, shared by every handle on such
+// a GPU.
+AutotuneCache &cache_for(const DeviceInfo &device, const ConfigTable &table) {
     static std::mutex mutex;
     // Never destroyed, like the driver: a handle may still be used while static objects are destroyed.
     static auto &caches = *new std::map<std::string, std::unique_ptr<AutotuneCache>>();
     const GpuIdentity gpu{device.name, device.cc_major, device.cc_minor};
-    constexpr ConfigTable kTable{sm80::kTileConfigCount, sm80::table_fingerprint()};
     const std::lock_guard<std::mutex> lock(mutex);
-    std::unique_ptr<AutotuneCache> &cache = caches[cache_header(gpu, kTable)];
-    if (!cache) cache = std::make_unique<AutotuneCache>(default_cache_directory(), gpu, kTable);
+    std::unique_ptr<AutotuneCache> &cache = caches[std::string(table.family) + "/" + cache_header(gpu, table)];
+    if (!cache) cache = std::make_unique<AutotuneCache>(default_cache_directory(), gpu, table);
     return *cache;
 }
 
@@ -191,10 +207,13 @@ ScratchProblem scratch_problem(const GemmParams &problem) {
     return scratch;
 }
 
+// Launches configuration `config` (with its heuristic split) of the family being tuned.
+using LaunchConfig = std::function<void(const GemmParams &, int config, CUstream)>;
+
 // The fastest of `configs` (two or more) for `problem`, timed on scratch buffers on `stream` in the
 // handle's context.  Throws on any driver error; frees everything it allocated either way.
 int fastest_config(const Handle &handle, const GemmParams &problem, const std::vector<int> &configs,
-                   CUstream stream) {
+                   const LaunchConfig &launch_config, CUstream stream) {
     const DriverApi &api = driver();
     ContextScope scope(api, handle.context());
     ScratchProblem scratch = scratch_problem(problem);
@@ -212,10 +231,7 @@ int fastest_config(const Handle &handle, const GemmParams &problem, const std::v
     params.b = b.pointer();
     params.d = d.pointer();
 
-    const sm80::Shape shape = sm80_shape(params);
-    const auto launch = [&](int config) {
-        launch_sm80_choice(handle, params, {config, sm80::splits_for(config, shape, handle.device().sm_count)}, stream);
-    };
+    const auto launch = [&](int config) { launch_config(params, config, stream); };
     for (const int config : configs) launch(config);
     std::vector<float> best(configs.size(), std::numeric_limits<float>::infinity());
     for (int sample = 0; sample < kSamples; ++sample) {
@@ -237,31 +253,51 @@ int fastest_config(const Handle &handle, const GemmParams &problem, const std::v
     return configs[static_cast<size_t>(std::min_element(best.begin(), best.end()) - best.begin())];
 }
 
+// The bucket's configuration among `configs`: remembered, else timed now (outside a capture), else
+// none (the caller's heuristic serves).
+std::optional<int> tuned_config(const Handle &handle, const GemmParams &params, void *stream, const ConfigTable &table,
+                                const std::vector<int> &configs, const LaunchConfig &launch) {
+    if (!handle.autotune() || params.k == 0 || configs.size() < 2) return std::nullopt;
+    try {
+        AutotuneCache &cache = cache_for(handle.device(), table);
+        const ShapeBucket bucket = bucket_of(params);
+        const std::optional<int> known = cache.find(bucket);
+        if (known && std::find(configs.begin(), configs.end(), *known) != configs.end()) return known;
+        const auto cu_stream = static_cast<CUstream>(stream);
+        if (!outside_capture(driver(), cu_stream)) return std::nullopt;
+        const int winner = fastest_config(handle, params, configs, launch, cu_stream);
+        cache.remember(bucket, winner);
+        return winner;
+    } catch (const std::exception &) {
+        // Tuning only ever speeds a call up: whatever went wrong, the heuristic serves this one.
+        return std::nullopt;
+    }
+}
+
 }  // namespace
 
 sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, void *stream) {
     const sm80::Shape shape = sm80_shape(params);
-    const sm80::Choice heuristic = sm80::choose_config(true, shape, sm80_limits(handle));
-    if (!handle.autotune() || params.k == 0) return heuristic;
-    const std::vector<int> configs = candidates(handle, params.type_ab);
-    if (configs.size() < 2) return heuristic;
+    const int sm_count = handle.device().sm_count;
+    const auto with_split = [&](int config) { return sm80::Choice{config, sm80::splits_for(config, shape, sm_count)}; };
+    const std::optional<int> tuned = tuned_config(
+        handle, params, stream, kSm80Table, candidates(handle, params.type_ab),
+        [&](const GemmParams &p, int config, CUstream s) { launch_sm80_choice(handle, p, with_split(config), s); });
+    return tuned ? with_split(*tuned) : sm80::choose_config(true, shape, sm80_limits(handle));
+}
+
+sm90::Choice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream) {
+    const sm90::Shape shape{params.m, params.n, params.k, params.batch_count};
+    const int sm_count = handle.device().sm_count;
     const auto with_split = [&](int config) {
-        return sm80::Choice{config, sm80::splits_for(config, shape, handle.device().sm_count)};
+        return sm90::Choice{config, sm90::split_count(sm90::kTileConfigs[config], shape, sm_count)};
     };
-    try {
-        AutotuneCache &cache = cache_for(handle.device());
-        const ShapeBucket bucket = bucket_of(params);
-        const std::optional<int> known = cache.find(bucket);
-        if (known && std::find(configs.begin(), configs.end(), *known) != configs.end()) return with_split(*known);
-        const auto cu_stream = static_cast<CUstream>(stream);
-        if (!outside_capture(driver(), cu_stream)) return heuristic;
-        const int winner = fastest_config(handle, params, configs, cu_stream);
-        cache.remember(bucket, winner);
-        return with_split(winner);
-    } catch (const std::exception &) {
-        // Tuning only ever speeds a call up: whatever went wrong, the heuristic serves this one.
-        return heuristic;
-    }
+    // The scratch buffers hold 16-bit elements: f32 (tf32) problems are not timed.
+    const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : sm90_candidates(handle, params.type_ab);
+    const std::optional<int> tuned = tuned_config(
+        handle, params, stream, kSm90Table, configs,
+        [&](const GemmParams &p, int config, CUstream s) { launch_sm90_choice(handle, p, with_split(config), s); });
+    return with_split(tuned ? *tuned : sm90::choose_config(shape, sm_count));
 }
 
 }  // namespace asyncgemm::plan

@@ -1,11 +1,12 @@
-// Autotuning of the PIPELINED tile configuration (ASYNCGEMM_AUTOTUNE=1, asyncgemm_set_autotune): the
-// first call of a shape bucket times every candidate kernel on scratch buffers, and the winner serves
-// every later call of the bucket, in this process and, through the disk cache
-// (plan/autotune_cache.h), in later ones.
+// Autotuning of the PIPELINED and SM90_TMA_WGMMA tile configurations (ASYNCGEMM_AUTOTUNE=1,
+// asyncgemm_set_autotune): the first call of a shape bucket times every candidate kernel of the
+// family on scratch buffers, and the winner serves every later call of the bucket, in this process
+// and, through the disk cache (plan/autotune_cache.h, one file per family), in later ones.
 #pragma once
 
 #include "kernels/common/params.h"
 #include "kernels/sm80/sm80_config.h"
+#include "kernels/sm90/sm90_config.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
@@ -21,5 +22,9 @@ namespace asyncgemm::plan {
 // Timing allocates its own buffers and never touches the caller's.  Nothing here fails the call: any
 // error while tuning gives the heuristic's choice and leaves the bucket untuned.
 sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, void *stream);
+
+// The same for an SM90_TMA_WGMMA launch, over the family's configurations (sm90::kTileConfigs, each
+// with its heuristic split, sm90::split_count); f32 (tf32) problems take the heuristic's.
+sm90::Choice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream);
 
 }  // namespace asyncgemm::plan

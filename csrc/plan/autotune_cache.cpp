@@ -215,8 +215,8 @@ std::string cache_header(const GpuIdentity &gpu, const ConfigTable &table) {
            " device=" + device;
 }
 
-std::string cache_file_name(const GpuIdentity &gpu) {
-    std::string name = "autotune-" + gpu.device_name + "-cc" + std::to_string(gpu.cc_major) + "." +
+std::string cache_file_name(const GpuIdentity &gpu, const ConfigTable &table) {
+    std::string name = "autotune-" + std::string(table.family) + "-" + gpu.device_name + "-cc" + std::to_string(gpu.cc_major) + "." +
                        std::to_string(gpu.cc_minor) + "-" + version_string() + ".txt";
     for (char &c : name) {
         const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -282,7 +282,7 @@ CacheFileContents read_cache_file(const std::string &path, const std::string &he
 
 AutotuneCache::AutotuneCache(std::string directory, GpuIdentity gpu, ConfigTable table)
     : directory_(std::move(directory)),
-      path_(directory_.empty() ? "" : directory_ + "/" + cache_file_name(gpu)),
+      path_(directory_.empty() ? "" : directory_ + "/" + cache_file_name(gpu, table)),
       header_(cache_header(gpu, table)),
       table_(table) {}
 

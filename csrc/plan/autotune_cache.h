@@ -6,6 +6,8 @@
 // The file, in the cache directory, is named by the GPU and library version and reads
 //
 //   asyncgemm-autotune format=1 library=0.1.0 table=3c2f0a9d41b7e655 cc=9.0 device=NVIDIA H100 80GB HBM3
+//
+// (one file per kernel family whose configurations are tuned, named autotune-<family>-...)
 //   f16.f32.ak.bmn.m1024.n1024.k4096.b1 0
 //   ...
 //
@@ -67,14 +69,15 @@ struct GpuIdentity {
 struct ConfigTable {
     int count = 0;
     uint64_t fingerprint = 0;
+    const char *family = "sm80";  // whose configurations: each family has a file of its own
 };
 
 // The first line of the GPU's cache file for this library version, file format and table.
 std::string cache_header(const GpuIdentity &gpu, const ConfigTable &table);
 
-// The cache file's name (no directory): the GPU, compute capability and library version, with every
-// character but letters, digits, '.', '-' and '_' replaced by '_'.
-std::string cache_file_name(const GpuIdentity &gpu);
+// The cache file's name (no directory): the table's family, the GPU, compute capability and library
+// version, with every character but letters, digits, '.', '-' and '_' replaced by '_'.
+std::string cache_file_name(const GpuIdentity &gpu, const ConfigTable &table);
 
 // $ASYNCGEMM_CACHE_DIR, else $XDG_CACHE_HOME/asyncgemm, else $HOME/.cache/asyncgemm (empty
 // variables count as unset; XDG_CACHE_HOME must be absolute); "" when none is set.

@@ -10,6 +10,7 @@
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "kernels/sm90/sm90_params.h"
+#include "plan/autotune.h"
 #include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
 #include "runtime/workspace.h"
@@ -147,10 +148,17 @@ TensorMap3d sm90_cd_map(const GemmParams &p, int64_t ld, int64_t batch_stride) {
 }
 
 void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
-    const sm90::Shape shape{p.m, p.n, p.k, p.batch_count};
-    const int sm_count = handle.device().sm_count;
     const std::optional<ForcedConfig> forced = forced_config();
-    const int config = forced ? forced->config : sm90::choose_config(shape, sm_count);
+    if (!forced) return launch_sm90_choice(handle, p, sm90_tuned_config(handle, p, stream), stream);
+    const sm90::Shape shape{p.m, p.n, p.k, p.batch_count};
+    const sm90::TileConfig &c = sm90::kTileConfigs[forced->config];
+    const int splits = forced->splits > 0 ? forced->splits : sm90::split_count(c, shape, handle.device().sm_count);
+    launch_sm90_choice(handle, p, {forced->config, splits}, stream);
+}
+
+void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice choice, void *stream) {
+    const int sm_count = handle.device().sm_count;
+    const int config = choice.config;
     const sm90::TileConfig &c = sm90::kTileConfigs[config];
     const int kernel = sm90::kernel_index(p.type_ab, config);
     const size_t table_index = family_base(Family::Sm90) + static_cast<size_t>(kernel);
@@ -200,8 +208,7 @@ void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
                       sm90::kKernels[kernel].dynamic_smem, &params, sizeof params, stream,
                       static_cast<uint32_t>(c.cluster_m));
     };
-    const int wanted = forced && forced->splits > 0 ? forced->splits : sm90::split_count(c, shape, sm_count);
-    const int splits = p.batch_count == 1 ? sm90::effective_splits(k_blocks, wanted) : 1;
+    const int splits = p.batch_count == 1 ? sm90::effective_splits(k_blocks, choice.splits) : 1;
     if (splits == 1) return run(1);
 
     const sm90::WorkspaceNeed need = sm90::workspace_need(c, tiles, splits);

@@ -35,11 +35,15 @@ TensorMap3d sm90_a_map(const GemmParams &params, int config);
 TensorMap3d sm90_b_map(const GemmParams &params, int config);
 TensorMap3d sm90_cd_map(const GemmParams &params, int64_t ld, int64_t batch_stride);
 
-// Picks the configuration and split (sm90::choose_config and split_count, or what the test hook
-// ASYNCGEMM_SM90_CONFIG=<config>[:<splits>] names, read once per process), encodes the maps and
-// launches a persistent grid of at most one block per SM on `stream`.  A split launch takes its
-// partials from the handle's workspace; inside a stream capture it runs unsplit instead.  `params`
-// must be sm90_supports() with no TMA obstacle.
+// Picks the configuration and split (what the test hook ASYNCGEMM_SM90_CONFIG=<config>[:<splits>]
+// names, read once per process; else the autotuner's where the handle tunes, plan/autotune.h; else
+// sm90::choose_config and split_count) and launches it.  `params` must be sm90_supports() with no
+// TMA obstacle.
 void launch_sm90(const Handle &handle, const GemmParams &params, void *stream);
+
+// Encodes the maps and launches `choice` as a persistent grid of at most one block per SM on
+// `stream`.  A split launch takes its partials from the handle's workspace; inside a stream capture
+// it runs unsplit instead.
+void launch_sm90_choice(const Handle &handle, const GemmParams &params, sm90::Choice choice, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -174,8 +174,10 @@ TEST_CASE("autotune: bucket keys parse only as bucket_key writes them") {
 TEST_CASE("autotune: the cache file's name and header name the GPU and the library version") {
     const std::string version = std::to_string(ASYNCGEMM_VERSION_MAJOR) + "." + std::to_string(ASYNCGEMM_VERSION_MINOR) +
                                 "." + std::to_string(ASYNCGEMM_VERSION_PATCH);
-    CHECK(cache_file_name(kH100) == "autotune-NVIDIA_H100_80GB_HBM3-cc9.0-" + version + ".txt");
-    CHECK(cache_file_name({"a/b\\c:d", 12, 0}) == "autotune-a_b_c_d-cc12.0-" + version + ".txt");
+    CHECK(cache_file_name(kH100, kConfigs) == "autotune-sm80-NVIDIA_H100_80GB_HBM3-cc9.0-" + version + ".txt");
+    CHECK(cache_file_name({"a/b\\c:d", 12, 0}, kConfigs) == "autotune-sm80-a_b_c_d-cc12.0-" + version + ".txt");
+    CHECK(cache_file_name(kH100, ConfigTable{6, 1, "sm90"}) ==
+          "autotune-sm90-NVIDIA_H100_80GB_HBM3-cc9.0-" + version + ".txt");
     CHECK(cache_header(kH100, kConfigs) == "asyncgemm-autotune format=1 library=" + version +
                                                " table=0123456789abcdef cc=9.0 device=NVIDIA H100 80GB HBM3");
     CHECK(cache_header({"two\nlines", 8, 6}, kConfigs).find('\n') == std::string::npos);
@@ -224,14 +226,14 @@ TEST_CASE("autotune: winners survive a round trip through the file, in a directo
         cache.remember(bucket(1), 0);
         cache.remember(bucket(2), 2);
         cache.remember(bucket(0), 0);  // a later winner replaces the earlier one
-        CHECK(cache.path() == directory + "/" + cache_file_name(kH100));
+        CHECK(cache.path() == directory + "/" + cache_file_name(kH100, kConfigs));
         CHECK_FALSE(cache.warned());
     }
-    const std::string path = directory + "/" + cache_file_name(kH100);
+    const std::string path = directory + "/" + cache_file_name(kH100, kConfigs);
     // Sorted by key: bf16 before f16, then "bk" before "bmn".
     CHECK(read_text(path) == cache_header(kH100, kConfigs) + "\n" + bucket_key(bucket(1)) + " 0\n" + bucket_key(bucket(2)) +
                                  " 2\n" + bucket_key(bucket(0)) + " 0\n");
-    CHECK(only_file_left(directory, cache_file_name(kH100)));
+    CHECK(only_file_left(directory, cache_file_name(kH100, kConfigs)));
 
     AutotuneCache fresh(directory, kH100, kConfigs);
     CHECK(fresh.find(bucket(0)) == 0);
@@ -283,7 +285,7 @@ TEST_CASE("autotune: a corrupt or foreign file is ignored with a warning and rep
     for (const Case &c : cases) {
         CAPTURE(c.what);
         const TempDir temp;
-        const std::string path = temp.path() + "/" + cache_file_name(kH100);
+        const std::string path = temp.path() + "/" + cache_file_name(kH100, kConfigs);
         write_file(path, c.text);
         CHECK(read_cache_file(path, header, kConfigs).state == CacheFileContents::State::Foreign);
 
@@ -292,14 +294,14 @@ TEST_CASE("autotune: a corrupt or foreign file is ignored with a warning and rep
         CHECK(cache.warned());
         cache.remember(bucket(9), 0);
         CHECK(read_text(path) == header + "\n" + wanted);
-        CHECK(only_file_left(temp.path(), cache_file_name(kH100)));
+        CHECK(only_file_left(temp.path(), cache_file_name(kH100, kConfigs)));
     }
 }
 
 TEST_CASE("autotune: entries naming a configuration out of range are dropped, the rest kept") {
     const ScopedEnv quiet("ASYNCGEMM_QUIET", "1");
     const TempDir temp;
-    const std::string path = temp.path() + "/" + cache_file_name(kH100);
+    const std::string path = temp.path() + "/" + cache_file_name(kH100, kConfigs);
     write_file(path, cache_header(kH100, kConfigs) + "\n" + bucket_key(bucket(1)) + " 1\n" + bucket_key(bucket(2)) + " " +
                          std::to_string(kConfigs.count) + "\n" + bucket_key(bucket(3)) + " -1\n");
     const CacheFileContents contents = read_cache_file(path, cache_header(kH100, kConfigs), kConfigs);
@@ -333,7 +335,7 @@ TEST_CASE("autotune: a directory that cannot be written leaves the winners in me
 TEST_CASE("autotune: concurrent writers never leave a file that does not parse") {
     const ScopedEnv quiet("ASYNCGEMM_QUIET", "1");
     const TempDir temp;
-    const std::string file = cache_file_name(kH100);
+    const std::string file = cache_file_name(kH100, kConfigs);
     const std::string path = temp.path() + "/" + file;
     const std::string header = cache_header(kH100, kConfigs);
     constexpr int kWriters = 6, kBucketsEach = 25;

@@ -61,6 +61,20 @@ ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_m(const TileConfig &c, int
 
 ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.tile_n / c.consumers_n; }
 
+// FNV-1a over every number of the table: the autotune cache names it in its header, so that winners
+// tuned for another table are not trusted.
+constexpr uint64_t table_fingerprint() {
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (const TileConfig &c : kTileConfigs) {
+        const int values[] = {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.cluster_m};
+        for (int v : values) {
+            hash ^= static_cast<uint32_t>(v);
+            hash *= 0x100000001b3ull;
+        }
+    }
+    return hash;
+}
+
 // ---- shared memory ---------------------------------------------------------------------------
 
 // Every buffer starts on a 1024-byte boundary (the 128-byte swizzle's atom).
@@ -201,6 +215,12 @@ struct WorkspaceNeed {
 constexpr WorkspaceNeed workspace_need(const TileConfig &c, int64_t tiles, int splits) {
     return {tiles * kConsumers, tiles * splits * c.tile_m * c.tile_n * static_cast<int64_t>(sizeof(float))};
 }
+
+// A configuration and how many ranges K is cut into.
+struct Choice {
+    int config;
+    int splits;
+};
 
 // K at which a tile's MMAs outweigh the cost of splitting K over fewer, larger tiles (measured on
 // H100: 1024 x 1024 x 14336 runs 0.88x cuBLAS as 128 x 128 split in two, 0.69x as 128 x 64 whole;
