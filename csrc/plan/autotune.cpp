@@ -95,12 +95,15 @@ std::vector<int> candidates(const Handle &handle, int32_t type_ab) {
     return configs;
 }
 
-// The SM90_TMA_WGMMA configurations with a kernel for these input types that the device can run.
+// The SM90_TMA_WGMMA configurations with a kernel for these input types that the device can run,
+// but for the cluster one: its 40-register producer spills (40 bytes of stores, never reloaded), and
+// no kernel with local memory is chosen.
 std::vector<int> sm90_candidates(const Handle &handle, int32_t type_ab) {
     std::vector<int> configs;
     for (int config = 0; config < sm90::kTileConfigCount; ++config) {
         const int kernel = sm90::kernel_index(type_ab, config);
-        if (kernel >= 0 && handle.kernel_available(family_base(Family::Sm90) + static_cast<size_t>(kernel)))
+        if (sm90::kTileConfigs[config].cluster_m == 1 && kernel >= 0 &&
+            handle.kernel_available(family_base(Family::Sm90) + static_cast<size_t>(kernel)))
             configs.push_back(config);
     }
     return configs;
