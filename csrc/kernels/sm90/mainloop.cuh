@@ -1,7 +1,7 @@
 // A consumer warpgroup's K loop for one tile: for each K block, wait for the stage to land, issue
-// kMmaSteps wgmma.mma_async on it (k16 of f16/bf16 or k8 of tf32 each) (operands straight from the swizzled TMA tiles through their
-// matrix descriptors), commit them as one group, and release the stage the group before read, so
-// one group of MMAs is always queued behind the one running.
+// kMmaSteps wgmma.mma_async on it (k16 of f16/bf16 or k8 of tf32 each; operands straight from the
+// swizzled TMA tiles through their matrix descriptors), commit them as one group, and release the
+// stage the group before read, so one group of MMAs is always queued behind the one running.
 #pragma once
 
 #include <cuda/ptx>

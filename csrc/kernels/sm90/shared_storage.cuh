@@ -16,7 +16,7 @@ struct SharedStorage {
 
     char *base;           // kSmemAlign-aligned start of the dynamic shared memory
     uint64_t *full;       // [kStages]: the stage's TMA loads have landed (transaction count)
-    uint64_t *empty;      // [kStages]: every consumer is done reading the stage
+    uint64_t *empty;      // [kStages]: every consumer (of both blocks, in a cluster) is done reading it
     uint64_t *c_loaded;   // [kConsumers]: the consumer's C chunk has landed
     int *split_last;      // [kConsumers]: split-K, the consumer's tile is complete with its range
 
