@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/common/fingerprint.h"
 #include "kernels/common/gemm_launch.h"
 #include "kernels/common/host_device.h"
 #include "kernels/common/params.h"
@@ -66,14 +67,9 @@ inline constexpr int kConfigPaired = 7;
 // FNV-1a over every number of the table: the autotune cache names it in its header, so that winners
 // tuned for another table are not trusted.
 constexpr uint64_t table_fingerprint() {
-    uint64_t hash = 0xcbf29ce484222325ull;
-    for (const TileConfig &c : kTileConfigs) {
-        const int values[] = {c.tile_m, c.tile_n, c.tile_k, c.warps_m, c.warps_n, c.stages, c.min_blocks_per_sm};
-        for (int v : values) {
-            hash ^= static_cast<uint32_t>(v);
-            hash *= 0x100000001b3ull;
-        }
-    }
+    uint64_t hash = kFnvOffset;
+    for (const TileConfig &c : kTileConfigs)
+        hash = fnv1a(hash, {c.tile_m, c.tile_n, c.tile_k, c.warps_m, c.warps_n, c.stages, c.min_blocks_per_sm});
     return hash;
 }
 

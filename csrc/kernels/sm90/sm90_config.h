@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "kernels/common/fingerprint.h"
 #include "kernels/common/host_device.h"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
@@ -61,17 +62,11 @@ ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_m(const TileConfig &c, int
 
 ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.tile_n / c.consumers_n; }
 
-// FNV-1a over every number of the table: the autotune cache names it in its header, so that winners
-// tuned for another table are not trusted.
+// FNV-1a over every number of the table (for the autotune cache, plan/autotune_cache.h).
 constexpr uint64_t table_fingerprint() {
-    uint64_t hash = 0xcbf29ce484222325ull;
-    for (const TileConfig &c : kTileConfigs) {
-        const int values[] = {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.cluster_m};
-        for (int v : values) {
-            hash ^= static_cast<uint32_t>(v);
-            hash *= 0x100000001b3ull;
-        }
-    }
+    uint64_t hash = kFnvOffset;
+    for (const TileConfig &c : kTileConfigs)
+        hash = fnv1a(hash, {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.cluster_m});
     return hash;
 }
 
