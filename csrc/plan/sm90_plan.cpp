@@ -149,7 +149,10 @@ TensorMap3d sm90_cd_map(const GemmParams &p, int64_t ld, int64_t batch_stride) {
 
 void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
     const std::optional<ForcedConfig> forced = forced_config();
-    if (!forced) return launch_sm90_choice(handle, p, sm90_tuned_config(handle, p, stream), stream);
+    // The hook forces the configuration for the input types it has kernels for (the cluster one has
+    // no tf32 kernel); the rest run as without it.
+    if (!forced || sm90::kernel_index(p.type_ab, forced->config) < 0)
+        return launch_sm90_choice(handle, p, sm90_tuned_config(handle, p, stream), stream);
     const sm90::Shape shape{p.m, p.n, p.k, p.batch_count};
     const sm90::TileConfig &c = sm90::kTileConfigs[forced->config];
     const int splits = forced->splits > 0 ? forced->splits : sm90::split_count(c, shape, handle.device().sm_count);

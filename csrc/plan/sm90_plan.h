@@ -36,7 +36,7 @@ TensorMap3d sm90_b_map(const GemmParams &params, int config);
 TensorMap3d sm90_cd_map(const GemmParams &params, int64_t ld, int64_t batch_stride);
 
 // Picks the configuration and split (what the test hook ASYNCGEMM_SM90_CONFIG=<config>[:<splits>]
-// names, read once per process; else the autotuner's where the handle tunes, plan/autotune.h; else
+// names, read once per process, for the input types that configuration has kernels for; else the autotuner's where the handle tunes, plan/autotune.h; else
 // sm90::choose_config and split_count) and launches it.  `params` must be sm90_supports() with no
 // TMA obstacle.
 void launch_sm90(const Handle &handle, const GemmParams &params, void *stream);
