@@ -5,13 +5,12 @@
 #include <string>
 
 #include "common/error.h"
-#include "driver/driver.h"
-#include "driver/errors.h"
 #include "kernels/copy/copy_tile.h"
 #include "kernels/copy/copy_tma_params.h"
 #include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
 #include "plan/matrix_extent.h"
+#include "plan/tensor_map.h"
 
 namespace asyncgemm::plan {
 namespace {
@@ -100,23 +99,6 @@ asyncgemm_copy_algo_t auto_algo(const CopyParams &p, asyncgemm_smem_layout_t lay
     if (vector_bytes < 4) return ASYNCGEMM_COPY_SYNC;
     if (cc_major >= 9 && layout != ASYNCGEMM_SMEM_PADDED && !tma_refusal(p, vector_bytes)) return ASYNCGEMM_COPY_TMA;
     return ASYNCGEMM_COPY_PIPELINED;
-}
-
-CUtensorMapDataType tma_data_type(int32_t dtype) {
-    switch (dtype) {
-    case kF16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    case kBF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    default: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    }
-}
-
-void encode(CUtensorMap &map, const TensorMapShape &shape, const void *base, int32_t dtype) {
-    const cuuint32_t element_strides[2] = {1, 1};
-    check(driver().cuTensorMapEncodeTiled(&map, tma_data_type(dtype), 2, const_cast<void *>(base), shape.dims,
-                                          shape.strides, shape.box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                          shape.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-          "cuTensorMapEncodeTiled");
 }
 
 }  // namespace
@@ -276,7 +258,9 @@ void copy2d(const Handle &handle, const CopyArgs &args, void *stream) {
     }
     CopyTmaParams tma{};
     tma.copy = problem.params;
-    encode(tma.src_map, tma_src_map(problem), problem.params.src, problem.params.dtype);
+    const TensorMapShape shape = tma_src_map(problem);
+    encode_tensor_map(tma.src_map, problem.params.dtype, 2, problem.params.src, shape.dims, shape.strides, shape.box,
+                      shape.swizzle);
     handle.launch(kernel, grid, block, launch.dynamic_smem, &tma, sizeof tma, stream);
 }
 

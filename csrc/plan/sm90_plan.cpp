@@ -7,12 +7,11 @@
 #include <optional>
 
 #include "common/error.h"
-#include "driver/driver.h"
-#include "driver/errors.h"
 #include "kernels/sm90/sm90_params.h"
 #include "plan/autotune.h"
 #include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
+#include "plan/tensor_map.h"
 #include "runtime/workspace.h"
 
 namespace asyncgemm::plan {
@@ -53,21 +52,8 @@ TensorMap3d matrix_map(int64_t inner, int64_t outer, int64_t ld, int64_t batch_s
     return map;
 }
 
-CUtensorMapDataType tma_data_type(int32_t dtype) {
-    switch (dtype) {
-    case kF16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    case kBF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    default: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    }
-}
-
 void encode(CUtensorMap &out, const TensorMap3d &map, const void *base, int32_t dtype) {
-    const cuuint32_t element_strides[3] = {1, 1, 1};
-    check(driver().cuTensorMapEncodeTiled(&out, tma_data_type(dtype), 3, const_cast<void *>(base), map.dims,
-                                          map.strides, map.box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-          "cuTensorMapEncodeTiled");
+    encode_tensor_map(out, dtype, 3, base, map.dims, map.strides, map.box, CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
 // ASYNCGEMM_SM90_CONFIG=<config>[:<splits>]: every launch uses that configuration, split that many
