@@ -11,6 +11,7 @@
 #include "plan/gemm_plan.h"
 #include "plan/kernel_table.h"
 #include "runtime/handle.h"
+#include "runtime/last_error.h"
 
 struct asyncgemm_handle_st {
     std::unique_ptr<asyncgemm::Handle> impl;
@@ -20,8 +21,7 @@ namespace {
 
 using asyncgemm::Error;
 using asyncgemm::fail;
-
-thread_local std::string last_error;
+using asyncgemm::set_last_error;
 
 // Runs body(); an exception becomes the returned status and this thread's last error, prefixed with
 // the entry point's name.
@@ -31,16 +31,16 @@ asyncgemm_status_t guarded(const char *function, Body &&body) noexcept {
         body();
         return ASYNCGEMM_STATUS_SUCCESS;
     } catch (const Error &e) {
-        try { last_error = std::string(function) + ": " + e.what(); } catch (...) {}
+        try { set_last_error(std::string(function) + ": " + e.what()); } catch (...) {}
         return e.status();
     } catch (const std::bad_alloc &) {
-        try { last_error = std::string(function) + ": out of host memory"; } catch (...) {}
+        try { set_last_error(std::string(function) + ": out of host memory"); } catch (...) {}
         return ASYNCGEMM_STATUS_OUT_OF_MEMORY;
     } catch (const std::exception &e) {
-        try { last_error = std::string(function) + ": internal error: " + e.what(); } catch (...) {}
+        try { set_last_error(std::string(function) + ": internal error: " + e.what()); } catch (...) {}
         return ASYNCGEMM_STATUS_INTERNAL_ERROR;
     } catch (...) {
-        try { last_error = std::string(function) + ": internal error"; } catch (...) {}
+        try { set_last_error(std::string(function) + ": internal error"); } catch (...) {}
         return ASYNCGEMM_STATUS_INTERNAL_ERROR;
     }
 }
@@ -80,7 +80,7 @@ const char *asyncgemm_status_string(asyncgemm_status_t status) {
     return "unknown status";
 }
 
-const char *asyncgemm_last_error(void) { return last_error.c_str(); }
+const char *asyncgemm_last_error(void) { return asyncgemm::last_error(); }
 
 asyncgemm_status_t asyncgemm_create(asyncgemm_handle_t *handle) {
     return guarded("asyncgemm_create", [&] {

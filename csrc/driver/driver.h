@@ -59,7 +59,8 @@ namespace asyncgemm {
     X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                                 \
     X(cuMemFree, PFN_cuMemFree_v3020)                                                   \
     X(cuMemsetD32Async, PFN_cuMemsetD32Async_v3020)                                     \
-    X(cuMemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020)
+    X(cuMemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020)                                   \
+    X(cuMemcpyDtoHAsync, PFN_cuMemcpyDtoHAsync_v3020)
 
 // The driver's entry points, named like the driver functions: api.cuLaunchKernelEx(...).
 struct DriverApi {

@@ -21,8 +21,10 @@
 #include "common/error.h"
 #include "driver/capture.h"
 #include "driver/context_scope.h"
+#include "driver/device_buffer.h"
 #include "driver/driver.h"
 #include "driver/errors.h"
+#include "driver/stream_drain.h"
 #include "kernels/sm80/sm80_config.h"
 #include "plan/autotune_cache.h"
 #include "plan/kernel_table.h"
@@ -133,23 +135,6 @@ int64_t scratch_product(int64_t x, int64_t y) {
     return product;
 }
 
-// Device memory for the scope: cuMemAlloc, cuMemFree.
-class DeviceBuffer {
-public:
-    DeviceBuffer(const DriverApi &api, int64_t bytes) : api_(api) {
-        check(api.cuMemAlloc(&address_, static_cast<size_t>(bytes)), "cuMemAlloc");
-    }
-    ~DeviceBuffer() { api_.cuMemFree(address_); }
-    DeviceBuffer(const DeviceBuffer &) = delete;
-    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-    CUdeviceptr address() const { return address_; }
-    void *pointer() const { return reinterpret_cast<void *>(address_); }
-
-private:
-    const DriverApi &api_;
-    CUdeviceptr address_ = 0;
-};
-
 // A timing event for the scope: cuEventCreate, cuEventDestroy.
 class Event {
 public:
@@ -162,20 +147,6 @@ public:
 private:
     const DriverApi &api_;
     CUevent event_ = nullptr;
-};
-
-// Waits for everything queued on the stream when the scope ends, however it ends: declared after the
-// scratch buffers, it keeps them alive until the last kernel that reads them has finished.
-class StreamDrain {
-public:
-    StreamDrain(const DriverApi &api, CUstream stream) : api_(api), stream_(stream) {}
-    ~StreamDrain() { api_.cuStreamSynchronize(stream_); }
-    StreamDrain(const StreamDrain &) = delete;
-    StreamDrain &operator=(const StreamDrain &) = delete;
-
-private:
-    const DriverApi &api_;
-    CUstream stream_;
 };
 
 // The problem timed in the caller's place: its extents, types, majors and broadcasts, on dense

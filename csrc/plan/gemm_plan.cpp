@@ -3,9 +3,12 @@
 #include <string>
 
 #include "common/error.h"
+#include "plan/self_check.h"
 #include "plan/simt_plan.h"
+#include "plan/sm100_plan.h"
 #include "plan/sm80_plan.h"
 #include "plan/sm90_plan.h"
+#include "runtime/last_error.h"
 
 namespace asyncgemm::plan {
 namespace {
@@ -17,41 +20,39 @@ Family family_of(asyncgemm_algo_t algo) {
     case ASYNCGEMM_ALGO_ASYNC_COPY:
     case ASYNCGEMM_ALGO_PIPELINED: return Family::Sm80;
     case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: return Family::Sm90;
+    case ASYNCGEMM_ALGO_SM100_TCGEN05: return Family::Sm100;
     default: return Family::Count;
     }
 }
 
-// The fastest available algorithm for the problem: for 16-bit inputs (and K-major f32 ones in TF32
-// mode) TMA + wgmma on Hopper where TMA can describe the matrices, else mma.sync for 16-bit inputs;
-// fp32 FMA otherwise (and wherever no tensor-core family loaded).
-asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
-    if (sm90_supports(params, handle.math_mode()) && algo_available(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
-        sm90_tma_obstacle(params).empty())
-        return ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
-    if (sm80_supports(params) && algo_available(handle, ASYNCGEMM_ALGO_PIPELINED)) return ASYNCGEMM_ALGO_PIPELINED;
-    if (algo_available(handle, ASYNCGEMM_ALGO_SIMT)) return ASYNCGEMM_ALGO_SIMT;
-    fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
-}
-
-}  // namespace
-
-bool algo_available(const Handle &handle, asyncgemm_algo_t algo) {
-    if (algo == ASYNCGEMM_ALGO_AUTO) return algo_available(handle, ASYNCGEMM_ALGO_SIMT);
+// True when the algorithm's kernels loaded for the handle's device (its self-check aside).
+bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
     const Family family = family_of(algo);
     return family != Family::Count && handle.family_available(family);
 }
 
-void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
-    validate(args);
-    if (args.algo != ASYNCGEMM_ALGO_AUTO && !algo_available(handle, args.algo))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " is not available on " +
-                                                 handle.device().name + " in this build");
-    const GemmParams params = canonicalize(args);
-    const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params) : args.algo;
-    if (family_of(algo) == Family::Sm80 && !sm80_supports(params))
+// The fastest available algorithm for the problem: tcgen05 on Blackwell (once its self-check passed)
+// and TMA + wgmma on Hopper, for 16-bit inputs (and f32 ones in TF32 mode) that TMA can describe;
+// else mma.sync for 16-bit inputs; fp32 FMA otherwise (and wherever no tensor-core family loaded).
+asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params, void *stream) {
+    if (sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
+        sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle, stream))
+        return ASYNCGEMM_ALGO_SM100_TCGEN05;
+    if (sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
+        sm90_tma_obstacle(params).empty())
+        return ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
+    if (sm80_supports(params) && loaded(handle, ASYNCGEMM_ALGO_PIPELINED)) return ASYNCGEMM_ALGO_PIPELINED;
+    if (loaded(handle, ASYNCGEMM_ALGO_SIMT)) return ASYNCGEMM_ALGO_SIMT;
+    fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
+}
+
+// The refusals of an algorithm named explicitly that depend on the problem, not the device.
+void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
+    const Family family = family_of(algo);
+    if (family == Family::Sm80 && !sm80_supports(params))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " needs f16 or bf16 A and B (got " +
                                                  dtype_name(params.type_ab) + ")");
-    if (family_of(algo) == Family::Sm90) {
+    if (family == Family::Sm90) {
         if (!sm90_supports(params, handle.math_mode()))
             fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
                  std::string(algo_name(algo)) + " needs f16 or bf16 A and B, or f32 ones in TF32 math mode with "
@@ -61,12 +62,51 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
             fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(algo_name(algo)) + " loads and stores through TMA, but " +
                                                   obstacle);
     }
+    if (family == Family::Sm100) {
+        if (!sm100_supports(params, handle.math_mode()))
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) +
+                                                     " needs f16 or bf16 A and B, or f32 ones in TF32 math mode (got " +
+                                                     dtype_name(params.type_ab) + ")");
+        const std::string obstacle = sm100_tma_obstacle(params);
+        if (!obstacle.empty())
+            fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(algo_name(algo)) + " loads A and B through TMA, but " +
+                                                  obstacle);
+    }
+}
+
+}  // namespace
+
+bool algo_available(const Handle &handle, asyncgemm_algo_t algo) {
+    if (algo == ASYNCGEMM_ALGO_AUTO) return loaded(handle, ASYNCGEMM_ALGO_SIMT);
+    // Asking for the Blackwell family is a use of it: its self-check runs now (on the legacy stream),
+    // so the answer is the one every later call gets.
+    if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05)
+        return loaded(handle, algo) && sm100_self_check_passed(handle, nullptr);
+    return loaded(handle, algo);
+}
+
+void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
+    validate(args);
+    if (args.algo != ASYNCGEMM_ALGO_AUTO && !loaded(handle, args.algo))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " is not available on " +
+                                                 handle.device().name + " in this build");
+    const GemmParams params = canonicalize(args);
+    if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
+    const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params, stream) : args.algo;
+    if (args.algo == ASYNCGEMM_ALGO_SM100_TCGEN05 && !sm100_self_check_passed(handle, stream))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+             sm100_disabled_by_self_check(handle)
+                 ? std::string(last_error())
+                 : std::string(algo_name(args.algo)) +
+                       " has not passed its self-check on this device yet, and it cannot run while the stream is "
+                       "being captured: make a first call (or asyncgemm_algo_available) outside the capture");
     switch (algo) {
     case ASYNCGEMM_ALGO_SIMT: launch_simt(handle, params, stream); return;
     case ASYNCGEMM_ALGO_ASYNC_COPY:
     case ASYNCGEMM_ALGO_PIPELINED: launch_sm80(handle, params, algo, stream); return;
     case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: launch_sm90(handle, params, stream); return;
+    case ASYNCGEMM_ALGO_SM100_TCGEN05: launch_sm100(handle, params, stream); return;
     default: fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string("no launcher for ") + algo_name(algo));
     }
 }

@@ -7,7 +7,8 @@
 
 namespace asyncgemm::plan {
 
-// True when the algorithm's kernels are built into this library and loaded for the handle's device.
+// True when the algorithm's kernels are built into this library and loaded for the handle's device,
+// and, for ALGO_SM100_TCGEN05, its self-check passed there (run now if it never ran, plan/self_check.h).
 bool algo_available(const Handle &handle, asyncgemm_algo_t algo);
 
 // Validates, chooses the algorithm (args.algo, or the best available one for AUTO), and launches on

@@ -12,6 +12,7 @@ FamilyKernels kernels_of(Family family) {
     case Family::Simt: return simt_kernels();
     case Family::Sm80: return sm80_kernels();
     case Family::Sm90: return sm90_kernels();
+    case Family::Sm100: return sm100_kernels();
     case Family::Count: break;
     }
     return {nullptr, 0};

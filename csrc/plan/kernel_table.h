@@ -17,6 +17,7 @@ FamilyKernels copy_kernels();
 FamilyKernels simt_kernels();
 FamilyKernels sm80_kernels();
 FamilyKernels sm90_kernels();
+FamilyKernels sm100_kernels();
 
 // All kernels; the handle's kernel index of a family's i-th kernel is family_base(family) + i.
 const KernelTable &kernel_table();

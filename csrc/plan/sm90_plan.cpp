@@ -11,7 +11,7 @@
 #include "plan/autotune.h"
 #include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
-#include "plan/tensor_map.h"
+#include "plan/gemm_tma.h"
 #include "runtime/workspace.h"
 
 namespace asyncgemm::plan {
@@ -30,31 +30,6 @@ constexpr auto kSpecs = make_specs();
 // Tile rows walked together by the persistent blocks: 132 blocks in flight on an H100 then read 16
 // tile rows of A and about 8 tile columns of B, which L2 holds.
 constexpr int32_t kRasterGroup = 16;
-
-// TMA coordinates are signed 32-bit.
-constexpr int64_t kMaxCoordinate = INT32_MAX;
-
-bool batched(const GemmParams &p, int64_t batch_stride) { return p.batch_count > 1 && batch_stride != 0; }
-
-// One matrix's map: inner x outer elements of `elem` bytes with leading dimension ld.
-TensorMap3d matrix_map(int64_t inner, int64_t outer, int64_t ld, int64_t batch_stride, int64_t batches,
-                       size_t elem, uint32_t box_inner, uint32_t box_outer) {
-    TensorMap3d map{};
-    map.dims[0] = static_cast<cuuint64_t>(inner);
-    map.dims[1] = static_cast<cuuint64_t>(outer);
-    map.dims[2] = static_cast<cuuint64_t>(batches);
-    map.strides[0] = static_cast<cuuint64_t>(ld) * elem;
-    // A single batch still needs a valid stride: one whole matrix.
-    map.strides[1] = batches > 1 ? static_cast<cuuint64_t>(batch_stride) * elem : map.strides[0] * map.dims[1];
-    map.box[0] = box_inner;
-    map.box[1] = box_outer;
-    map.box[2] = 1;
-    return map;
-}
-
-void encode(CUtensorMap &out, const TensorMap3d &map, const void *base, int32_t dtype) {
-    encode_tensor_map(out, dtype, 3, base, map.dims, map.strides, map.box, CU_TENSOR_MAP_SWIZZLE_128B);
-}
 
 // ASYNCGEMM_SM90_CONFIG=<config>[:<splits>]: every launch uses that configuration, split that many
 // ways where K allows (0 or absent: the heuristic's split).  The GPU tests run each one.
@@ -87,50 +62,19 @@ bool sm90_supports(const GemmParams &params, asyncgemm_math_t math) {
                                 params.b_k_major != 0);
 }
 
-std::string sm90_tma_obstacle(const GemmParams &p) {
-    const size_t ab = dtype_size(p.type_ab);
-    const size_t cd = dtype_size(p.type_cd);
-    const auto check_matrix = [&](const char *name, const void *ptr, int64_t ld, int64_t stride,
-                                  size_t elem) -> std::string {
-        if (reinterpret_cast<uintptr_t>(ptr) % 16 != 0) return std::string(name) + " is not 16-byte aligned";
-        if (static_cast<uint64_t>(ld) * elem % 16 != 0)
-            return std::string("the leading dimension of ") + name + " is not a multiple of 16 bytes";
-        if (batched(p, stride) && static_cast<uint64_t>(stride) * elem % 16 != 0)
-            return std::string("the batch stride of ") + name + " is not a multiple of 16 bytes";
-        return {};
-    };
-    if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch_count > kMaxCoordinate)
-        return "an extent exceeds TMA's 32-bit coordinates";
-    std::string why = check_matrix("A", p.a, p.lda, p.stride_a, ab);
-    if (why.empty()) why = check_matrix("B", p.b, p.ldb, p.stride_b, ab);
-    if (why.empty() && p.beta != 0.f) why = check_matrix("C", p.c, p.ldc, p.stride_c, cd);
-    if (why.empty()) why = check_matrix("D", p.d, p.ldd, p.stride_d, cd);
-    return why;
-}
+std::string sm90_tma_obstacle(const GemmParams &p) { return tma_obstacle(p, p.beta != 0.f, true); }
 
 TensorMap3d sm90_a_map(const GemmParams &p, int config) {
-    const sm90::TileConfig &c = sm90::kTileConfigs[config];
-    const int64_t batches = batched(p, p.stride_a) ? p.batch_count : 1;
-    const size_t elem = dtype_size(p.type_ab);
-    const auto block_k = static_cast<uint32_t>(sm90::block_k(p.type_ab));
-    return p.a_k_major ? matrix_map(p.k, p.m, p.lda, p.stride_a, batches, elem, block_k, c.tile_m)
-                       : matrix_map(p.m, p.k, p.lda, p.stride_a, batches, elem, 64, sm90::kBlockK);
+    return operand_a_map(p, static_cast<uint32_t>(sm90::kTileConfigs[config].tile_m));
 }
 
 TensorMap3d sm90_b_map(const GemmParams &p, int config) {
-    const sm90::TileConfig &c = sm90::kTileConfigs[config];
-    const int64_t batches = batched(p, p.stride_b) ? p.batch_count : 1;
-    const size_t elem = dtype_size(p.type_ab);
-    const auto block_k = static_cast<uint32_t>(sm90::block_k(p.type_ab));
-    return p.b_k_major ? matrix_map(p.k, p.n, p.ldb, p.stride_b, batches, elem, block_k,
-                                    static_cast<uint32_t>(sm90::b_rows_per_block(c)))
-                       : matrix_map(p.n, p.k, p.ldb, p.stride_b, batches, elem, 64, sm90::kBlockK);
+    return operand_b_map(p, static_cast<uint32_t>(sm90::b_rows_per_block(sm90::kTileConfigs[config])));
 }
 
 TensorMap3d sm90_cd_map(const GemmParams &p, int64_t ld, int64_t batch_stride) {
-    const int64_t batches = batched(p, batch_stride) ? p.batch_count : 1;
-    return matrix_map(p.n, p.m, ld, batch_stride, batches, dtype_size(p.type_cd),
-                      static_cast<uint32_t>(sm90::chunk_columns(p.type_cd)), sm90::kEpilogueChunkRows);
+    return output_map(p, ld, batch_stride, static_cast<uint32_t>(sm90::chunk_columns(p.type_cd)),
+                      sm90::kEpilogueChunkRows);
 }
 
 void launch_sm90(const Handle &handle, const GemmParams &p, void *stream) {
@@ -158,12 +102,12 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice 
     Sm90Params params{};
     const int64_t tiles_m = sm90::cluster_tiles_m(c, (p.m + c.tile_m - 1) / c.tile_m);
     const int64_t tiles_n = (p.n + c.tile_n - 1) / c.tile_n;
-    if (tiles_m * tiles_n > kMaxCoordinate)
+    if (tiles_m * tiles_n > kMaxTmaCoordinate)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA: more than 2^31 - 1 output tiles");
-    encode(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
-    encode(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
-    encode(params.d_map, sm90_cd_map(p, p.ldd, p.stride_d), p.d, p.type_cd);
-    if (p.beta != 0.f) encode(params.c_map, sm90_cd_map(p, p.ldc, p.stride_c), p.c, p.type_cd);
+    encode_swizzled(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
+    encode_swizzled(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
+    encode_swizzled(params.d_map, sm90_cd_map(p, p.ldd, p.stride_d), p.d, p.type_cd);
+    if (p.beta != 0.f) encode_swizzled(params.c_map, sm90_cd_map(p, p.ldc, p.stride_c), p.c, p.type_cd);
     params.d = p.d;
     params.ldd = p.ldd;
     params.stride_d = p.stride_d;

@@ -8,6 +8,7 @@
 
 #include "kernels/common/params.h"
 #include "kernels/sm90/sm90_config.h"
+#include "plan/gemm_tma.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
@@ -21,14 +22,6 @@ bool sm90_supports(const GemmParams &params, asyncgemm_math_t math);
 // 32-bit coordinates); empty when it can.  ALGO_AUTO then takes the pipelined family; the forced
 // algorithm fails with MISALIGNED.
 std::string sm90_tma_obstacle(const GemmParams &params);
-
-// A 3-D tensor map as cuTensorMapEncodeTiled takes it: {contiguous dimension, other dimension,
-// batch}, the byte strides of the last two, and the box TMA moves, always with the 128-byte swizzle.
-struct TensorMap3d {
-    cuuint64_t dims[3];
-    cuuint64_t strides[2];  // bytes
-    cuuint32_t box[3];
-};
 
 // The maps of A, B and C or D (which share one shape rule) for configuration `config`.
 TensorMap3d sm90_a_map(const GemmParams &params, int config);

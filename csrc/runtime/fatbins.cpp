@@ -17,6 +17,8 @@ __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbi
 __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm80_end[];
 __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm90_begin[];
 __attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm90_end[];
+__attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm100_begin[];
+__attribute__((visibility("hidden"))) extern const unsigned char asyncgemm_fatbin_sm100_end[];
 }
 
 namespace asyncgemm {
@@ -36,6 +38,7 @@ const char *family_name(Family family) {
     case Family::Simt: return "simt";
     case Family::Sm80: return "sm80";
     case Family::Sm90: return "sm90";
+    case Family::Sm100: return "sm100";
     case Family::Count: break;
     }
     return "unknown";
@@ -47,6 +50,7 @@ FatbinImage embedded_fatbin(Family family) {
     case Family::Simt: return image(asyncgemm_fatbin_simt_begin, asyncgemm_fatbin_simt_end);
     case Family::Sm80: return image(asyncgemm_fatbin_sm80_begin, asyncgemm_fatbin_sm80_end);
     case Family::Sm90: return image(asyncgemm_fatbin_sm90_begin, asyncgemm_fatbin_sm90_end);
+    case Family::Sm100: return image(asyncgemm_fatbin_sm100_begin, asyncgemm_fatbin_sm100_end);
     case Family::Count: break;
     }
     fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,

@@ -346,6 +346,47 @@ TEST_CASE("TF32 math mode: the Hopper family runs K-major f32 inputs as tf32, an
     CHECK(asyncgemm_destroy(handle) == ASYNCGEMM_STATUS_SUCCESS);
 }
 
+TEST_CASE("Blackwell matmul-accumulate: fp32 C enters the accumulator by tcgen05.cp, scaled by beta / alpha") {
+    asyncgemm_handle_t handle = nullptr;
+    REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);
+    int available = 0;
+    REQUIRE(asyncgemm_algo_available(handle, ASYNCGEMM_ALGO_SM100_TCGEN05, &available) == ASYNCGEMM_STATUS_SUCCESS);
+    if (available == 0) MESSAGE("SM100_TCGEN05 does not run on this GPU (or failed its self-check): not tested");
+    Rng rng = rng_for("gemm sm100 seed");
+    struct Scale {
+        float alpha, beta;
+    };
+    // Unscaled, scaled, in place (C == D: each tile's C is read before that tile is written), and a C
+    // one element off 16 bytes that the epilogue adds instead; tails on every dimension, all four
+    // majors, several K blocks.
+    enum class Variant { Seeded, InPlace, EpilogueC };
+    for (const Scale scale : {Scale{1.f, 1.f}, Scale{2.f, 0.5f}, Scale{-1.f, 3.f}})
+        for (asyncgemm_op_t op_a : kOps)
+            for (asyncgemm_op_t op_b : kOps)
+                for (Variant variant : {Variant::Seeded, Variant::InPlace, Variant::EpilogueC}) {
+                    if (available == 0) break;
+                    GemmCase c;
+                    c.algo = ASYNCGEMM_ALGO_SM100_TCGEN05;
+                    c.type_ab = ASYNCGEMM_R_16F;
+                    c.type_cd = ASYNCGEMM_R_32F;
+                    c.m = 300;
+                    c.n = 260;
+                    c.k = 200;
+                    c.op_a = op_a;
+                    c.op_b = op_b;
+                    c.aligned16 = true;
+                    c.c_source = variant == Variant::InPlace ? CSource::SameAsD : CSource::Buffer;
+                    c.offset_c = variant == Variant::EpilogueC;
+                    c.alpha = scale.alpha;
+                    c.beta = scale.beta;
+                    CAPTURE(c.describe());
+                    bool refused = false;
+                    CHECK(run_gemm(handle, c, rng, nullptr, ASYNCGEMM_MATH_DEFAULT, &refused) == "");
+                    CHECK_FALSE(refused);
+                }
+    CHECK(asyncgemm_destroy(handle) == ASYNCGEMM_STATUS_SUCCESS);
+}
+
 TEST_CASE("TF32 math mode: within TF32 accuracy, and exact fp32 again after DEFAULT") {
     asyncgemm_handle_t handle = nullptr;
     REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);

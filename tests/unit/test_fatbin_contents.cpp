@@ -46,6 +46,15 @@ TEST_CASE("the Hopper family holds sm_90a SASS alone") {
     CHECK(entries[0].arch == 90);
 }
 
+TEST_CASE("the Blackwell family holds sm_100a SASS alone") {
+    // Compiled (CMakeLists.txt: ARCHS 100a) but never run in this project: this is the proof that the
+    // tcgen05 kernels are in the library.  The entry's architecture field reads 100 for sm_100a.
+    const std::vector<FatbinEntry> entries = fatbin_entries(embedded_fatbin(Family::Sm100));
+    REQUIRE(entries.size() == 1);
+    CHECK(entries[0].kind == FatbinEntry::Sass);
+    CHECK(entries[0].arch == 100);
+}
+
 TEST_CASE("a fatbin that is not one is refused") {
     const unsigned char junk[32] = {1, 2, 3};
     CHECK_THROWS(fatbin_entries({junk, sizeof junk}));

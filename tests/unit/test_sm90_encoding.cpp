@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "kernels/sm90/sm90_config.h"
-#include "kernels/sm90/smem_descriptor.h"
+#include "kernels/common/smem_descriptor.h"
 #include "plan/sm90_plan.h"
 
 using namespace asyncgemm;
@@ -48,7 +48,7 @@ GemmParams problem(int64_t m, int64_t n, int64_t k, bool a_k_major, bool b_k_maj
 }  // namespace
 
 TEST_CASE("wgmma descriptor fields: start >> 4 in bits 0-13, offsets >> 4 at 16 and 32, 128B swizzle = 1 at 62") {
-    const uint64_t d = smem_descriptor(0x1C400, 8192, 1024);
+    const uint64_t d = smem_descriptor(MmaUnit::Wgmma, 0x1C400, 8192, 1024);
     // 0x1C400 >> 4 = 0x1C40; 8192 >> 4 = 512; 1024 >> 4 = 64; swizzle mode 1 << 62.
     CHECK(d == (0x1C40ull | (512ull << 16) | (64ull << 32) | (1ull << 62)));
     const Fields f = fields(d);
@@ -58,20 +58,20 @@ TEST_CASE("wgmma descriptor fields: start >> 4 in bits 0-13, offsets >> 4 at 16 
     CHECK(f.base_offset == 0);
     CHECK(f.swizzle == 1);
     // Addresses wrap at 2^18 (14 bits of 16-byte units): the whole shared window.
-    CHECK(fields(smem_descriptor(0x40000 + 0x400, 16, 1024)).start == 0x400);
+    CHECK(fields(smem_descriptor(MmaUnit::Wgmma, 0x40000 + 0x400, 16, 1024)).start == 0x400);
 }
 
 TEST_CASE("K-major operands: 8-row groups 1024 bytes apart, a K step moves 32 bytes inside the row") {
     // Rows 64.. of a tile at 0x2000, K step 3: 0x2000 + 64 * 128 + 3 * 16 * 2 = 0x4060.
-    const Fields f = fields(k_major_descriptor(0x2000, 64, 3));
+    const Fields f = fields(k_major_descriptor(MmaUnit::Wgmma, 0x2000, 64, 3));
     CHECK(f.start == 0x4060);
     CHECK(f.stride == 1024);  // SBO: one swizzle atom of 8 rows
     CHECK(f.swizzle == 1);
 }
 
-TEST_CASE("MN-major operands: 64-wide blocks kBlockK * 128 bytes apart, a K step moves two atoms") {
+TEST_CASE("MN-major 16-bit operands: 64-wide blocks 64 * 128 bytes apart, a K step moves two atoms") {
     // Block 2 of a tile at 0x8000, K step 1: 0x8000 + 2 * 8192 + 2048 = 0xC800.
-    const Fields f = fields(mn_major_descriptor(0x8000, 2, 1));
+    const Fields f = fields(mn_major_descriptor(MmaUnit::Wgmma, 0x8000, 2, 1, 2));
     CHECK(f.start == 0xC800);
     CHECK(f.leading == 8192);  // LBO: from one 64-element block of M/N to the next
     CHECK(f.stride == 1024);   // SBO: from one group of 8 K rows to the next

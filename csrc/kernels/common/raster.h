@@ -30,4 +30,18 @@ ASYNCGEMM_HOST_DEVICE constexpr TileCoord grouped_tile(int32_t tile, int32_t til
     return {first_row + in_band % band_rows, in_band / band_rows};
 }
 
+// Persistent grids: a block walks work items blockIdx.x, + gridDim.x, ...; item i is tile i % tiles
+// of batch i / tiles, with the tiles of a batch visited in grouped order, so the blocks running at
+// once share rows of A and columns of B in L2.
+struct WorkTile {
+    int64_t batch;
+    int32_t m, n;  // tile row and column
+};
+
+ASYNCGEMM_HOST_DEVICE constexpr WorkTile work_tile(int64_t item, int32_t tiles_m, int32_t tiles_n, int32_t group) {
+    const int64_t tiles = static_cast<int64_t>(tiles_m) * tiles_n;
+    const TileCoord t = grouped_tile(static_cast<int32_t>(item % tiles), tiles_m, tiles_n, group);
+    return {item / tiles, t.m, t.n};
+}
+
 }  // namespace asyncgemm

@@ -24,12 +24,14 @@ struct WarpgroupTile {
 // The descriptors of K step `step` of the warpgroup's A rows and B columns in a stage.
 template <bool AKMajor>
 __device__ __forceinline__ uint64_t a_descriptor(uint32_t a_tile, WarpgroupTile wg, int step) {
-    return AKMajor ? k_major_descriptor(a_tile, 64 * wg.wg_m, step) : mn_major_descriptor(a_tile, wg.wg_m, step);
+    return AKMajor ? k_major_descriptor(MmaUnit::Wgmma, a_tile, 64 * wg.wg_m, step)
+                   : mn_major_descriptor(MmaUnit::Wgmma, a_tile, wg.wg_m, step, 2);
 }
 template <int Config, bool BKMajor>
 __device__ __forceinline__ uint64_t b_descriptor(uint32_t b_tile, WarpgroupTile wg, int step) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
-    return BKMajor ? k_major_descriptor(b_tile, kN * wg.wg_n, step) : mn_major_descriptor(b_tile, kN / 64 * wg.wg_n, step);
+    return BKMajor ? k_major_descriptor(MmaUnit::Wgmma, b_tile, kN * wg.wg_n, step)
+                   : mn_major_descriptor(MmaUnit::Wgmma, b_tile, kN / 64 * wg.wg_n, step, 2);
 }
 
 // Multiplies the tile's k_blocks K blocks into acc (overwriting it; untouched when k_blocks == 0),
@@ -53,10 +55,10 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
     };
     int previous_stage = 0;
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
-        while (!ptx::mbarrier_try_wait_parity(&smem.full[slot.stage], slot.phase)) {
+        while (!ptx::mbarrier_try_wait_parity(&smem.full[slot.index], slot.phase)) {
         }
-        const uint32_t a_tile = smem_addr(smem.a_tile(slot.stage));
-        const uint32_t b_tile = smem_addr(smem.b_tile(slot.stage));
+        const uint32_t a_tile = smem_addr(smem.a_tile(slot.index));
+        const uint32_t b_tile = smem_addr(smem.b_tile(slot.index));
         wgmma_fence();
 #pragma unroll
         for (int step = 0; step < kMmaSteps; ++step) {
@@ -73,7 +75,7 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
         // The group before this one has finished reading its stage.
         wgmma_wait_group<1>();
         if (kb > 0) release(previous_stage);
-        previous_stage = slot.stage;
+        previous_stage = slot.index;
     }
     wgmma_wait_group<0>();
     if (k_blocks > 0) release(previous_stage);

@@ -45,21 +45,21 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
             // A fresh barrier counts as having completed the phase before its first, so the first
             // pass over the ring does not wait.  In a cluster the barrier counts the consumers of
             // both blocks: the peer's multicast writes this stage too.
-            while (!ptx::mbarrier_try_wait_parity(&smem.empty[slot.stage], slot.phase ^ 1u)) {
+            while (!ptx::mbarrier_try_wait_parity(&smem.empty[slot.index], slot.phase ^ 1u)) {
             }
-            uint64_t *full = &smem.full[slot.stage];
+            uint64_t *full = &smem.full[slot.index];
             ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, full,
                                            stage_bytes(kC));
             const int32_t k0 = kb * block_k(kDTypeOf<T>);
-            char *a = smem.a_tile(slot.stage);
-            char *b = smem.b_tile(slot.stage);
+            char *a = smem.a_tile(slot.index);
+            char *b = smem.b_tile(slot.index);
             if (p.a_k_major) {
                 const int32_t coords[3] = {k0, m0, a_batch};
                 ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a, &p.a_map, coords, full);
             } else {
                 for (int box = 0; box < kC.tile_m / 64; ++box) {
                     const int32_t coords[3] = {m0 + 64 * box, k0, a_batch};
-                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a + box * kMnBlockBytes,
+                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a + box * mn_block_bytes(2),
                                               &p.a_map, coords, full);
                 }
             }
@@ -71,7 +71,7 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
 #pragma unroll
                 for (int j = 0; j < kBoxes; ++j) {
                     const int32_t coords[3] = {n0 + b0 + 64 * j, k0, b_batch};
-                    load_b(b + (b0 / 64 + j) * kMnBlockBytes, coords, full);
+                    load_b(b + (b0 / 64 + j) * mn_block_bytes(2), coords, full);
                 }
             }
         }

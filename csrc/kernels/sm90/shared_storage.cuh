@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/common/cp_async.cuh"
+#include "kernels/common/ring_position.cuh"
 #include "kernels/sm90/sm90_config.h"
 
 namespace asyncgemm::sm90 {
@@ -24,20 +25,6 @@ struct SharedStorage {
     __device__ char *b_tile(int stage) const { return a_tile(stage) + a_stage_bytes(kC); }
     __device__ char *epilogue_buffer(int consumer, int buffer) const {
         return base + kStages * stage_bytes(kC) + (consumer * kEpilogueBuffers + buffer) * kEpilogueChunkBytes;
-    }
-};
-
-// Where the block's next K block goes in the ring (counted over all its tiles): the stage, and the
-// parity of that stage's current phase, which flips each time the ring wraps.
-template <int Stages>
-struct RingPosition {
-    int stage = 0;
-    uint32_t phase = 0;
-    __device__ __forceinline__ void advance() {
-        if (++stage == Stages) {
-            stage = 0;
-            phase ^= 1u;
-        }
     }
 };
 

@@ -11,7 +11,7 @@
 #include "kernels/common/host_device.h"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
-#include "kernels/sm90/smem_descriptor.h"
+#include "kernels/common/smem_descriptor.h"
 
 namespace asyncgemm::sm90 {
 
@@ -144,22 +144,6 @@ constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32, bool 
     return type_ab == kF32 && tf32 && a_k_major && b_k_major && cd;
 }
 
-// ---- the persistent tile order ---------------------------------------------------------------
-
-// A persistent block walks work items blockIdx.x, + gridDim.x, ...; item i is tile i % tiles of
-// batch i / tiles, where tiles are visited in grouped order (raster.h) so the blocks running at
-// once share rows of A and columns of B in L2.
-struct WorkTile {
-    int64_t batch;
-    int32_t m, n;  // tile row and column
-};
-
-ASYNCGEMM_HOST_DEVICE constexpr WorkTile work_tile(int64_t item, int32_t tiles_m, int32_t tiles_n, int32_t group) {
-    const int64_t tiles = static_cast<int64_t>(tiles_m) * tiles_n;
-    const TileCoord t = grouped_tile(static_cast<int32_t>(item % tiles), tiles_m, tiles_n, group);
-    return {item / tiles, t.m, t.n};
-}
-
 // ---- choosing a kernel -----------------------------------------------------------------------
 
 struct Shape {
@@ -176,7 +160,8 @@ inline constexpr int kMaxSplits = 16;
 inline constexpr int kMinBlocksPerSplit = 4;  // below this the partials cost more than the MMAs
 
 // K per stage: one 128-byte row, 64 elements of f16/bf16 or 32 of f32 (tf32).
-ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return type_ab == kF32 ? 32 : kBlockK; }
+inline constexpr int kBlockK = 64;
+ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return row_elements(type_ab == kF32 ? 4 : 2); }
 constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_k(type_ab) - 1) / block_k(type_ab); }
 
 // How many ranges to cut K into: where the tiles fill no more than half the SMs, enough work items

@@ -1,0 +1,125 @@
+// The Blackwell GEMM family (ASYNCGEMM_ALGO_SM100_TCGEN05): the tile, the warp roles, the shared and
+// tensor memory plan, the tcgen05 encodings the host computes, and the table of kernels.
+//
+// Plain C++17, no CUDA headers: the planner and the kernels share these numbers, and
+// tests/unit/test_sm100_encoding.cpp checks every encoding against the PTX ISA's tables.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/host_device.h"
+#include "kernels/common/params.h"
+#include "kernels/common/smem_descriptor.h"
+
+namespace asyncgemm::sm100 {
+
+// ---- the tile --------------------------------------------------------------------------------
+
+// One 128 x 128 output tile per tcgen05.mma (cta_group::1, M = 128: row i of the accumulator is
+// tensor-memory lane i, column j is column j), K walked in one 128-byte row of K per stage.
+inline constexpr int kTileM = 128;
+inline constexpr int kTileN = 128;
+inline constexpr int kStages = 4;
+
+// K per stage: 64 f16/bf16 or 32 tf32 elements.
+ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return row_elements(type_ab == kF32 ? 4 : 2); }
+constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_k(type_ab) - 1) / block_k(type_ab); }
+
+// ---- warp roles ------------------------------------------------------------------------------
+
+// Warp 0 loads operands (and C) with TMA; warp 1 allocates tensor memory and one of its threads
+// issues every tcgen05.cp and tcgen05.mma; warp 2 scales C in shared memory when it enters the
+// accumulator scaled; warps 3-6 are the epilogue warpgroup.  A warp may read only its quarter of
+// the tensor-memory lanes (warp index % 4), so the four epilogue warps cover all 128 rows.
+inline constexpr int kProducerWarp = 0;
+inline constexpr int kMmaWarp = 1;
+inline constexpr int kSeedWarp = 2;
+inline constexpr int kFirstEpilogueWarp = 3;
+inline constexpr int kEpilogueWarps = 4;
+inline constexpr int kEpilogueThreads = kEpilogueWarps * 32;
+inline constexpr int kThreads = (kFirstEpilogueWarp + kEpilogueWarps) * 32;
+
+// ---- tensor memory ---------------------------------------------------------------------------
+
+// Two fp32 accumulators of kTileN columns, so the epilogue drains one while the MMAs fill the other.
+inline constexpr int kAccumulators = 2;
+inline constexpr uint32_t kTmemColumns = kAccumulators * kTileN;
+static_assert(kTmemColumns >= 32 && kTmemColumns <= 512 && (kTmemColumns & (kTmemColumns - 1)) == 0,
+              "tcgen05.alloc takes a power of two from 32 to 512 columns");
+
+// A tensor-memory address: lane in bits 16-31, column in bits 0-15.
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t tmem_address(uint32_t base, uint32_t lane, uint32_t column) {
+    return base + (lane << 16) + column;
+}
+
+// ---- shared memory ---------------------------------------------------------------------------
+
+// Every buffer starts on a 1024-byte boundary (the 128-byte swizzle's atom).
+inline constexpr uint32_t kSmemAlign = 1024;
+inline constexpr uint32_t kAStageBytes = kTileM * kRowBytes;
+inline constexpr uint32_t kBStageBytes = kTileN * kRowBytes;
+inline constexpr uint32_t kStageBytes = kAStageBytes + kBStageBytes;
+
+// The fp32 C tile that enters the accumulator: boxes of 128 rows x 32 columns (one 128-byte swizzled
+// row each), side by side.  tcgen05.cp copies it 128 rows x 256 bits (8 columns) at a time: of its
+// shapes (128x256b, 4x256b, 128x128b, 64x128b, 32x128b) the one that covers all 128 lanes with the
+// most columns per instruction.
+struct SeedCopy {
+    int rows;             // lanes per tcgen05.cp
+    int bits;             // bits of each row per tcgen05.cp
+    int columns;          // fp32 accumulator columns per tcgen05.cp
+    int copies_per_box;
+    int boxes;
+};
+inline constexpr int kSeedBoxColumns = row_elements(4);
+inline constexpr SeedCopy kSeedCopy{kTileM, 256, 256 / 32, kSeedBoxColumns / (256 / 32), kTileN / kSeedBoxColumns};
+inline constexpr uint32_t kSeedBoxBytes = kTileM * kRowBytes;
+inline constexpr uint32_t kSeedBytes = kSeedCopy.boxes * kSeedBoxBytes;
+
+// Dynamic shared memory at launch: the ring, the C tile, and slack to align the start.
+inline constexpr uint32_t kSmemBytes = kStages * kStageBytes + kSeedBytes + kSmemAlign;
+
+// ---- the instruction descriptor --------------------------------------------------------------
+
+// tcgen05.mma's 32-bit instruction descriptor for .kind::f16 and .kind::tf32 (PTX ISA, "Instruction
+// descriptor format for .kind::f16, .kind::tf32, ..."): bits 4-5 D format (1: f32); 7-9 A format and
+// 10-12 B format (0: f16, 1: bf16, 2: tf32); 13, 14 negate A, B (0); 15, 16 A, B major (0: K-major,
+// 1: MN-major); 17-22 N >> 3; 24-28 M >> 4; dense, no saturation, no shift.
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t operand_format(int32_t type_ab) {
+    return type_ab == kF16 ? 0u : type_ab == kBF16 ? 1u : 2u;
+}
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t instruction_descriptor(int32_t type_ab, bool a_k_major, bool b_k_major,
+                                                                int m, int n) {
+    return (1u << 4) | (operand_format(type_ab) << 7) | (operand_format(type_ab) << 10) |
+           (static_cast<uint32_t>(!a_k_major) << 15) | (static_cast<uint32_t>(!b_k_major) << 16) |
+           (static_cast<uint32_t>(n >> 3) << 17) | (static_cast<uint32_t>(m >> 4) << 24);
+}
+
+// ---- kernels ---------------------------------------------------------------------------------
+
+struct KernelInfo {
+    const char *name;  // extern "C" symbol in the sm100 fatbin
+    DType type_ab;     // f16, bf16, or f32 multiplied as tf32
+};
+
+inline constexpr KernelInfo kKernels[] = {
+    {"asyncgemm_sm100_gemm_f16_128x128_s4", kF16},
+    {"asyncgemm_sm100_gemm_bf16_128x128_s4", kBF16},
+    {"asyncgemm_sm100_gemm_tf32_128x128_s4", kF32},
+};
+inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
+
+constexpr int kernel_index(int32_t type_ab) {
+    for (int i = 0; i < kKernelCount; ++i)
+        if (kKernels[i].type_ab == type_ab) return i;
+    return -1;
+}
+
+// f16 and bf16 A and B, or f32 ones as tf32 where the caller allows it, in any majors (the
+// instruction descriptor's major bits); any C and D type.
+constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32) {
+    const bool cd = type_cd == kF32 || type_cd == kF16 || type_cd == kBF16;
+    return cd && (type_ab == kF16 || type_ab == kBF16 || (type_ab == kF32 && tf32));
+}
+
+}  // namespace asyncgemm::sm100

@@ -1,0 +1,113 @@
+// Blackwell GEMM (ASYNCGEMM_ALGO_SM100_TCGEN05): D = alpha * A·B + beta * C with f16 or bf16 A and B,
+// or f32 ones multiplied as tf32, in any majors, fp32 accumulation in tensor memory, f32/f16/bf16 C
+// and D, batched; sm_100a only.
+//
+// Persistent and warp-specialized, after the Gluon tcgen05 tutorial: one block per SM walks 128 x 128
+// output tiles in grouped order.  Warp 0 feeds a ring of shared stages with TMA (producer.cuh); one
+// thread of warp 1 issues tcgen05.mma from the swizzled stages into one of two tensor-memory
+// accumulators (mma_issuer.cuh); warps 3-6 drain the other accumulator to global memory meanwhile
+// (epilogue.cuh).  For D = A·B + C with fp32 C, C is loaded by TMA and copied into the accumulator
+// with tcgen05.cp before the first MMA (scaled by beta / alpha in shared memory by warp 2 first,
+// seed.cuh), so the MMAs accumulate onto it and the epilogue never reads C.
+//
+// Not run on Blackwell hardware in this project: compiled for sm_100a, its encodings unit-tested,
+// and checked at run time against the pipelined family before first use (plan/self_check.h).
+#include <cuda/ptx>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "kernels/common/cp_async.cuh"
+#include "kernels/common/kernel_entry.cuh"
+#include "kernels/sm100/epilogue.cuh"
+#include "kernels/sm100/mma_issuer.cuh"
+#include "kernels/sm100/producer.cuh"
+#include "kernels/sm100/seed.cuh"
+#include "kernels/sm100/shared_storage.cuh"
+#include "kernels/sm100/sm100_config.h"
+#include "kernels/sm100/sm100_params.h"
+
+namespace asyncgemm::sm100 {
+namespace {
+
+namespace ptx = cuda::ptx;
+
+template <typename T>
+__device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+    extern __shared__ __align__(128) char dynamic_smem[];
+    __shared__ uint64_t full[kStages], empty[kStages], seed_full, seed_ready, seed_empty;
+    __shared__ uint64_t acc_full[kAccumulators], acc_empty[kAccumulators];
+    __shared__ uint32_t tmem_base_slot;
+    char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
+    const SharedStorage smem{base, full, empty, &seed_full, &seed_ready, &seed_empty, acc_full, acc_empty};
+
+    const int warp = static_cast<int>(threadIdx.x / 32);
+    const bool lane0 = threadIdx.x % 32 == 0;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < kStages; ++s) {
+            ptx::mbarrier_init(&full[s], 1);
+            ptx::mbarrier_init(&empty[s], 1);
+        }
+        ptx::mbarrier_init(&seed_full, 1);
+        ptx::mbarrier_init(&seed_ready, 1);
+        ptx::mbarrier_init(&seed_empty, 1);
+        for (int a = 0; a < kAccumulators; ++a) {
+            ptx::mbarrier_init(&acc_full[a], 1);
+            ptx::mbarrier_init(&acc_empty[a], kEpilogueThreads);
+        }
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // visible to the async proxy
+    }
+    // Tensor memory: one warp allocates both accumulators and gives up its right to allocate more, so
+    // another block on this SM could; the address reaches every thread through shared memory.
+    if (warp == kMmaWarp) {
+        ptx::tcgen05_alloc(ptx::cta_group_1, &tmem_base_slot, uint32_t{kTmemColumns});
+        ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
+    }
+    ptx::tcgen05_fence_before_thread_sync();
+    __syncthreads();
+    ptx::tcgen05_fence_after_thread_sync();
+    const uint32_t tmem_base = tmem_base_slot;
+
+    if (warp == kProducerWarp) {
+        if (lane0) produce<T>(p, smem);
+    } else if (warp == kMmaWarp) {
+        if (lane0) issue_mmas<T>(p, smem, tmem_base);
+    } else if (warp == kSeedWarp) {
+        prepare_seeds(p, smem);
+    } else {
+        switch (p.type_cd) {
+        case kF32: drain_accumulators<float>(p, smem, tmem_base); break;
+        case kF16: drain_accumulators<__half>(p, smem, tmem_base); break;
+        default: drain_accumulators<__nv_bfloat16>(p, smem, tmem_base); break;
+        }
+    }
+
+    // Every accumulator has been read (the epilogue waited for the last MMAs) before it is freed.
+    ptx::tcgen05_fence_before_thread_sync();
+    __syncthreads();
+    if (warp == kMmaWarp) {
+        ptx::tcgen05_fence_after_thread_sync();
+        ptx::tcgen05_dealloc(ptx::cta_group_1, tmem_base, uint32_t{kTmemColumns});
+    }
+#endif
+}
+
+}  // namespace
+}  // namespace asyncgemm::sm100
+
+// One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
+#define ASYNCGEMM_SM100_KERNEL(NAME, T)                                                                        \
+    extern "C" __global__ void __launch_bounds__(asyncgemm::sm100::kThreads, 1)                                \
+        NAME(const __grid_constant__ asyncgemm::Sm100Params params) {                                          \
+        asyncgemm::sm100::sm100_gemm<T>(params);                                                               \
+    }                                                                                                          \
+    static_assert(asyncgemm::sm100::kernel_index(asyncgemm::kDTypeOf<T>) >= 0 &&                               \
+                      asyncgemm::same_name(                                                                    \
+                          asyncgemm::sm100::kKernels[asyncgemm::sm100::kernel_index(asyncgemm::kDTypeOf<T>)].name, \
+                          #NAME),                                                                              \
+                  #NAME " does not match its kKernels entry")
+
+ASYNCGEMM_SM100_KERNEL(asyncgemm_sm100_gemm_f16_128x128_s4, __half);
+ASYNCGEMM_SM100_KERNEL(asyncgemm_sm100_gemm_bf16_128x128_s4, __nv_bfloat16);
+ASYNCGEMM_SM100_KERNEL(asyncgemm_sm100_gemm_tf32_128x128_s4, float);

@@ -1,0 +1,38 @@
+// The Blackwell GEMM kernels' parameter block: the tensor maps the host encodes
+// (plan/sm100_plan.cpp), the instruction descriptor it computes, and the canonical problem's numbers
+// the kernel still needs.  Passed by value as `const __grid_constant__`, so the maps stay in
+// parameter memory, where cp.async.bulk.tensor may read them.
+#pragma once
+
+#include <cuda.h>
+#include <stdint.h>
+
+namespace asyncgemm {
+
+struct Sm100Params {
+    CUtensorMap a_map;  // K-major A: {k, m}, boxes {K per stage, 128}; MN-major: {m, k}, boxes {128 B, K per stage}
+    CUtensorMap b_map;  // the same for B with n
+    CUtensorMap c_map;  // fp32 C {n, m} in boxes of 32 x 128, when seed_c
+    // C and D as the epilogue threads read and write them, row-major; c null when beta == 0.
+    const void *c;
+    int64_t ldc, stride_c;
+    void *d;
+    int64_t ldd, stride_d;
+    int32_t m, n;
+    int64_t batch_count;
+    float alpha, beta;
+    // seed_c: C enters the accumulator (TMA, then tcgen05.cp) scaled by seed_scale = beta / alpha, so
+    // that alpha * (A·B + seed_scale * C) is the result; the epilogue then reads no C.
+    int32_t seed_c;
+    float seed_scale;
+    int32_t type_cd;                          // DType of C and D
+    uint32_t instruction;                     // tcgen05.mma instruction descriptor (sm100_config.h)
+    int32_t a_k_major, b_k_major;
+    int32_t a_batched, b_batched, c_batched;  // 1: the batch is the map's third coordinate; 0: broadcast
+    int32_t c_vectors, d_vectors;             // 1: rows of C / D start 16-byte aligned (base, ld, batch stride)
+    int32_t tiles_m, tiles_n;
+    int32_t raster_group;
+    int32_t k_blocks;  // K blocks per tile; 0 when there is no product (alpha == 0 or k == 0)
+};
+
+}  // namespace asyncgemm

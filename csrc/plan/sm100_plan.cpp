@@ -1,0 +1,112 @@
+#include "plan/sm100_plan.h"
+
+#include <stdint.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "kernels/sm100/sm100_config.h"
+#include "kernels/sm100/sm100_params.h"
+#include "plan/gemm_args.h"
+#include "plan/gemm_tma.h"
+#include "plan/kernel_table.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+constexpr auto make_specs() {
+    struct Specs {
+        KernelSpec specs[sm100::kKernelCount];
+    } out{};
+    for (int i = 0; i < sm100::kKernelCount; ++i)
+        out.specs[i] = {Family::Sm100, sm100::kKernels[i].name, sm100::kSmemBytes};
+    return out;
+}
+constexpr auto kSpecs = make_specs();
+
+// Tile rows walked together by the persistent blocks (the Hopper family's measured best).
+constexpr int32_t kRasterGroup = 16;
+
+// True when every row of the matrix starts on a 16-byte boundary: the base, the leading dimension
+// and (when batches step through it) the batch stride.
+bool rows_aligned(const GemmParams &p, const void *base, int64_t ld, int64_t batch_stride) {
+    const size_t elem = dtype_size(p.type_cd);
+    return reinterpret_cast<uintptr_t>(base) % 16 == 0 && static_cast<uint64_t>(ld) * elem % 16 == 0 &&
+           (!batched(p, batch_stride) || static_cast<uint64_t>(batch_stride) * elem % 16 == 0);
+}
+
+}  // namespace
+
+FamilyKernels sm100_kernels() { return {kSpecs.specs, sm100::kKernelCount}; }
+
+bool sm100_supports(const GemmParams &params, asyncgemm_math_t math) {
+    return sm100::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32);
+}
+
+std::string sm100_tma_obstacle(const GemmParams &params) { return tma_obstacle(params, false, false); }
+
+bool sm100_seeds_c(const GemmParams &p) {
+    return p.type_cd == kF32 && p.beta != 0.f && p.alpha != 0.f && p.k > 0 && tma_obstacle(p, true, false).empty();
+}
+
+Sm100Params sm100_params(const GemmParams &p) {
+    Sm100Params params{};
+    const int64_t tiles_m = (p.m + sm100::kTileM - 1) / sm100::kTileM;
+    const int64_t tiles_n = (p.n + sm100::kTileN - 1) / sm100::kTileN;
+    if (tiles_m * tiles_n > kMaxTmaCoordinate)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM100_TCGEN05: more than 2^31 - 1 output tiles");
+    params.c = p.c;
+    params.ldc = p.ldc;
+    params.stride_c = p.stride_c;
+    params.d = p.d;
+    params.ldd = p.ldd;
+    params.stride_d = p.stride_d;
+    params.m = static_cast<int32_t>(p.m);
+    params.n = static_cast<int32_t>(p.n);
+    params.batch_count = p.batch_count;
+    params.alpha = p.alpha;
+    params.beta = p.beta;
+    params.seed_c = sm100_seeds_c(p);
+    params.seed_scale = params.seed_c ? p.beta / p.alpha : 0.f;
+    params.type_cd = p.type_cd;
+    params.instruction =
+        sm100::instruction_descriptor(p.type_ab, p.a_k_major != 0, p.b_k_major != 0, sm100::kTileM, sm100::kTileN);
+    params.a_k_major = p.a_k_major;
+    params.b_k_major = p.b_k_major;
+    params.a_batched = batched(p, p.stride_a);
+    params.b_batched = batched(p, p.stride_b);
+    params.c_batched = batched(p, p.stride_c);
+    params.c_vectors = p.beta != 0.f && rows_aligned(p, p.c, p.ldc, p.stride_c);
+    params.d_vectors = rows_aligned(p, p.d, p.ldd, p.stride_d);
+    params.tiles_m = static_cast<int32_t>(tiles_m);
+    params.tiles_n = static_cast<int32_t>(tiles_n);
+    params.raster_group = kRasterGroup;
+    // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
+    params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>(sm100::k_block_count(p.k, p.type_ab)) : 0;
+    return params;
+}
+
+TensorMap3d sm100_a_map(const GemmParams &p) { return operand_a_map(p, sm100::kTileM); }
+TensorMap3d sm100_b_map(const GemmParams &p) { return operand_b_map(p, sm100::kTileN); }
+TensorMap3d sm100_c_map(const GemmParams &p) {
+    return output_map(p, p.ldc, p.stride_c, sm100::kSeedBoxColumns, sm100::kTileM);
+}
+
+void launch_sm100(const Handle &handle, const GemmParams &p, void *stream) {
+    const int kernel = sm100::kernel_index(p.type_ab);
+    const size_t table_index = family_base(Family::Sm100) + static_cast<size_t>(kernel);
+    if (kernel < 0 || !handle.kernel_available(table_index))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string("ASYNCGEMM_ALGO_SM100_TCGEN05 has no kernel for ") +
+                                                 dtype_name(p.type_ab) + " inputs on " + handle.device().name);
+    Sm100Params params = sm100_params(p);
+    encode_swizzled(params.a_map, sm100_a_map(p), p.a, p.type_ab);
+    encode_swizzled(params.b_map, sm100_b_map(p), p.b, p.type_ab);
+    if (params.seed_c) encode_swizzled(params.c_map, sm100_c_map(p), p.c, p.type_cd);
+    // Persistent: at most one block per SM.
+    const int64_t tiles = static_cast<int64_t>(params.tiles_m) * params.tiles_n * p.batch_count;
+    const auto blocks = static_cast<uint32_t>(std::min<int64_t>(tiles, handle.device().sm_count));
+    handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm100::kThreads), 1, 1},
+                  sm100::kSmemBytes, &params, sizeof params, stream);
+}
+
+}  // namespace asyncgemm::plan

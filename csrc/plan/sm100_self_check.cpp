@@ -1,0 +1,255 @@
+// ALGO_SM100_TCGEN05's self-check on the GPU: the problems, their inputs, the two runs of each and
+// their comparison (see sm100_self_check.h).
+#include "plan/sm100_self_check.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <optional>
+#include <random>
+#include <string>
+
+#include "driver/context_scope.h"
+#include "driver/device_buffer.h"
+#include "driver/driver.h"
+#include "driver/errors.h"
+#include "driver/stream_drain.h"
+#include "plan/matrix_extent.h"
+#include "plan/simt_plan.h"
+#include "plan/sm100_plan.h"
+#include "plan/sm80_plan.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+// Any fixed value: the same inputs on every run and device, so a failure can be reproduced.
+constexpr uint32_t kSeed = 0x5e1fc4ecu;
+
+// Leading dimensions are multiples of this many elements (16 bytes of 16-bit elements, 32 of f32).
+constexpr int64_t kLdMultiple = 8;
+
+int64_t round_up(int64_t value, int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// The largest relative error (Frobenius norm, against the reference family) a correct kernel stays
+// under, with room to spare; a wrong tile, K-block, operand layout or C scaling gives 1e-1 or more.
+double tolerance(const SelfCheckProblem &problem) {
+    // tf32 keeps 10 of f32's 23 mantissa bits of every input (tcgen05 kind::tf32 truncates or rounds
+    // them), and the reference (SIMT) multiplies in exact fp32: simulating these problems in double
+    // precision gives 7e-4 with truncation, 3e-4 with rounding.
+    if (problem.type_ab == ASYNCGEMM_R_32F) return 5e-3;
+    // Both families multiply the same 16-bit values exactly and add in fp32; only the order of the
+    // additions differs, about sqrt(k) * 2^-24 ~ 1e-6 relative at these K.  A single wrong element of
+    // an f32 output already shows as ~1 / sqrt(m * n) > 4e-3 here.
+    if (problem.type_cd == ASYNCGEMM_R_32F) return 1e-3;
+    // The same fp32 sums, each rounded to f16 (2^-11) or bf16 (2^-8): the families round differently
+    // only where their sums straddle a rounding boundary, a few elements by one unit, ~1e-5 overall.
+    return 1e-2;
+}
+
+asyncgemm_algo_t reference_algo(const SelfCheckProblem &problem) {
+    return problem.type_ab == ASYNCGEMM_R_32F ? ASYNCGEMM_ALGO_SIMT : ASYNCGEMM_ALGO_PIPELINED;
+}
+
+std::string number(float value) {
+    char text[32];
+    snprintf(text, sizeof text, "%g", static_cast<double>(value));
+    return text;
+}
+
+// "f16 row N/N (A K-major, B MN-major) 200x136x520 alpha=1 beta=1 f32 C/D against
+// ASYNCGEMM_ALGO_PIPELINED": the call and its canonical operand majors.
+std::string describe(const SelfCheckProblem &problem, const GemmParams &canonical) {
+    const auto op = [](asyncgemm_op_t o) { return o == ASYNCGEMM_OP_N ? "N" : "T"; };
+    const auto major = [](int32_t k_major) { return k_major ? "K" : "MN"; };
+    std::string text = std::string(dtype_name(problem.type_ab)) + (problem.type_ab == ASYNCGEMM_R_32F ? " (tf32)" : "") +
+                       (problem.order == ASYNCGEMM_ORDER_ROW ? " row " : " col ") + op(problem.op_a) + "/" +
+                       op(problem.op_b) + " (A " + major(canonical.a_k_major) + "-major, B " +
+                       major(canonical.b_k_major) + "-major) " + std::to_string(problem.m) + "x" +
+                       std::to_string(problem.n) + "x" + std::to_string(problem.k);
+    if (problem.batch_count > 1) text += " batch " + std::to_string(problem.batch_count);
+    return text + " alpha=" + number(problem.alpha) + " beta=" + number(problem.beta) + " " +
+           dtype_name(problem.type_cd) + (problem.beta != 0.0f ? " C/D" : " D") + " against " +
+           algo_name(reference_algo(problem));
+}
+
+// Uniform in [-1, 1) on a grid of 2^-23: exact in f32, rounded to nearest even in f16 and bf16.
+float random_unit(std::mt19937 &rng) {
+    return static_cast<float>(static_cast<int32_t>(rng() >> 8) - (1 << 23)) * 0x1p-23f;
+}
+
+// `count` random elements of `type`, laid out as on the device.
+std::vector<unsigned char> random_elements(asyncgemm_dtype_t type, int64_t count, std::mt19937 &rng) {
+    const size_t size = dtype_size(type);
+    std::vector<unsigned char> bytes(static_cast<size_t>(count) * size);
+    for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
+        const float value = random_unit(rng);
+        if (type == ASYNCGEMM_R_32F) {
+            memcpy(&bytes[i * size], &value, size);
+        } else {
+            const uint16_t bits = type == ASYNCGEMM_R_16F ? __half_raw(__float2half_rn(value)).x
+                                                           : __nv_bfloat16_raw(__float2bfloat16_rn(value)).x;
+            memcpy(&bytes[i * size], &bits, size);
+        }
+    }
+    return bytes;
+}
+
+// The element of `type` at `bytes`, exactly (every element type widens to double without loss).
+double element_value(asyncgemm_dtype_t type, const unsigned char *bytes) {
+    if (type == ASYNCGEMM_R_32F) {
+        float value;
+        memcpy(&value, bytes, sizeof value);
+        return value;
+    }
+    uint16_t bits;
+    memcpy(&bits, bytes, sizeof bits);
+    if (type == ASYNCGEMM_R_16F) {
+        __half_raw raw;
+        raw.x = bits;
+        return __half2float(__half(raw));
+    }
+    const uint32_t widened = static_cast<uint32_t>(bits) << 16;  // bf16 is the top half of an f32
+    float value;
+    memcpy(&value, &widened, sizeof value);
+    return value;
+}
+
+// The m x n elements of every batch of D, from a copy of its whole buffer; padding is skipped.
+std::vector<double> output_values(const GemmArgs &args, const std::vector<unsigned char> &d) {
+    const size_t size = dtype_size(args.type_d);
+    const MatrixExtent extent = storage_extent(args.order, ASYNCGEMM_OP_N, args.m, args.n, size);
+    std::vector<double> values;
+    values.reserve(static_cast<size_t>(args.batch_count * extent.lines * extent.contiguous));
+    for (int64_t batch = 0; batch < args.batch_count; ++batch)
+        for (int64_t line = 0; line < extent.lines; ++line)
+            for (int64_t i = 0; i < extent.contiguous; ++i) {
+                const int64_t element = batch * args.stride_d + line * args.ldd + i;
+                values.push_back(element_value(args.type_d, &d[static_cast<size_t>(element) * size]));
+            }
+    return values;
+}
+
+void upload(const DriverApi &api, const DeviceBuffer &device, const std::vector<unsigned char> &host, CUstream stream) {
+    check(api.cuMemcpyHtoDAsync(device.address(), host.data(), host.size(), stream), "cuMemcpyHtoDAsync");
+}
+
+void download(const DriverApi &api, std::vector<unsigned char> &host, const DeviceBuffer &device, CUstream stream) {
+    check(api.cuMemcpyDtoHAsync(host.data(), device.address(), host.size(), stream), "cuMemcpyDtoHAsync");
+}
+
+// All-ones bytes are a NaN in f32, f16 and bf16 alike: an element the launch never writes stays one.
+void poison(const DriverApi &api, const DeviceBuffer &device, size_t bytes, CUstream stream) {
+    check(api.cuMemsetD32Async(device.address(), 0xFFFFFFFFu, bytes / 4, stream), "cuMemsetD32Async");
+}
+
+SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &problem, std::mt19937 &rng,
+                               CUstream stream) {
+    GemmArgs args = self_check_args(problem);
+    // Pointers from cuMemAlloc are 256-byte aligned, so the null ones of `args` stand for them here.
+    const GemmParams layout = canonicalize(args);
+    const std::string name = describe(problem, layout);
+    const std::string obstacle = sm100_tma_obstacle(layout);
+    if (!sm100_supports(layout, ASYNCGEMM_MATH_TF32) || !obstacle.empty())
+        return {false, name + ": the family does not serve it" + (obstacle.empty() ? "" : " (" + obstacle + ")")};
+    const asyncgemm_algo_t reference = reference_algo(problem);
+    if (!handle.family_available(reference == ASYNCGEMM_ALGO_SIMT ? Family::Simt : Family::Sm80))
+        return {false, name + ": " + algo_name(reference) + " has no kernels for this device in this build"};
+
+    const std::vector<unsigned char> a = random_elements(args.type_a, args.stride_a * args.batch_count, rng);
+    const std::vector<unsigned char> b = random_elements(args.type_b, args.stride_b * args.batch_count, rng);
+    const std::vector<unsigned char> c =
+        random_elements(args.type_c, problem.beta != 0.0f ? args.stride_c * args.batch_count : 0, rng);
+    // Whole 32-bit words, for the poisoning memset.
+    const size_t d_bytes =
+        static_cast<size_t>(round_up(args.stride_d * args.batch_count * static_cast<int64_t>(dtype_size(args.type_d)), 4));
+    std::vector<unsigned char> tested_d(d_bytes), reference_d(d_bytes);
+
+    const DriverApi &api = driver();
+    const DeviceBuffer a_device(api, static_cast<int64_t>(a.size())), b_device(api, static_cast<int64_t>(b.size()));
+    std::optional<DeviceBuffer> c_device;
+    if (!c.empty()) c_device.emplace(api, static_cast<int64_t>(c.size()));
+    const DeviceBuffer tested_device(api, static_cast<int64_t>(d_bytes)), reference_device(api, static_cast<int64_t>(d_bytes));
+    const StreamDrain drain(api, stream);  // after the buffers: they outlive whatever is queued on them
+
+    upload(api, a_device, a, stream);
+    upload(api, b_device, b, stream);
+    if (c_device) upload(api, *c_device, c, stream);
+    poison(api, tested_device, d_bytes, stream);
+    poison(api, reference_device, d_bytes, stream);
+    args.a = a_device.pointer();
+    args.b = b_device.pointer();
+    args.c = c_device ? c_device->pointer() : nullptr;
+    args.d = tested_device.pointer();
+    launch_sm100(handle, canonicalize(args), stream);
+    args.d = reference_device.pointer();
+    if (reference == ASYNCGEMM_ALGO_SIMT)
+        launch_simt(handle, canonicalize(args), stream);
+    else
+        launch_sm80(handle, canonicalize(args), ASYNCGEMM_ALGO_PIPELINED, stream);
+    download(api, tested_d, tested_device, stream);
+    download(api, reference_d, reference_device, stream);
+    check(api.cuStreamSynchronize(stream), "cuStreamSynchronize");
+    return judge(name, output_values(args, tested_d), output_values(args, reference_d), tolerance(problem));
+}
+
+}  // namespace
+
+const std::vector<SelfCheckProblem> &sm100_self_check_problems() {
+    using P = SelfCheckProblem;
+    constexpr auto row = ASYNCGEMM_ORDER_ROW, col = ASYNCGEMM_ORDER_COL;
+    constexpr auto N = ASYNCGEMM_OP_N, T = ASYNCGEMM_OP_T;
+    constexpr auto f32 = ASYNCGEMM_R_32F, f16 = ASYNCGEMM_R_16F, bf16 = ASYNCGEMM_R_16BF;
+    // Canonical majors (A, B) in the comments.  Most sizes leave ragged edges on 128-wide tiles and on
+    // 64- or 32-deep K-blocks.
+    static const std::vector<SelfCheckProblem> problems{
+        P{f16, f32, row, N, N, 200, 136, 520, 1, 1.0f, 1.0f},     // K, MN: C seeded into the accumulator as is
+        P{f16, f32, row, T, N, 130, 260, 136, 1, 2.0f, 0.5f},     // MN, MN: C seeded, scaled by beta / alpha
+        P{bf16, bf16, row, T, T, 128, 128, 256, 1, 1.0f, 0.0f},   // MN, K: whole tiles, no C
+        P{f16, f16, col, N, T, 72, 200, 64, 1, 1.0f, -1.0f},      // MN, MN: f16 C, applied in the epilogue
+        P{bf16, f32, row, N, T, 96, 64, 192, 3, 1.0f, 0.0f},      // K, K: a batch
+        P{f32, f32, row, N, T, 136, 144, 96, 1, 1.0f, 0.25f},     // K, K: tf32, C seeded
+        P{f32, f32, row, T, N, 136, 144, 96, 1, 1.0f, 0.25f},     // MN, MN: tf32, C seeded
+    };
+    return problems;
+}
+
+GemmArgs self_check_args(const SelfCheckProblem &problem) {
+    GemmArgs args;
+    args.order = problem.order;
+    args.op_a = problem.op_a;
+    args.op_b = problem.op_b;
+    args.m = problem.m;
+    args.n = problem.n;
+    args.k = problem.k;
+    args.batch_count = problem.batch_count;
+    args.alpha = problem.alpha;
+    args.beta = problem.beta;
+    args.type_a = args.type_b = problem.type_ab;
+    args.type_c = args.type_d = problem.type_cd;
+    const auto lay_out = [&](asyncgemm_op_t op, int64_t rows, int64_t cols, asyncgemm_dtype_t type, int64_t &ld,
+                             int64_t &stride) {
+        const MatrixExtent extent = storage_extent(problem.order, op, rows, cols, dtype_size(type));
+        ld = round_up(extent.contiguous, kLdMultiple) + kLdMultiple;
+        stride = extent.lines * ld;
+    };
+    lay_out(problem.op_a, problem.m, problem.k, problem.type_ab, args.lda, args.stride_a);
+    lay_out(problem.op_b, problem.k, problem.n, problem.type_ab, args.ldb, args.stride_b);
+    lay_out(ASYNCGEMM_OP_N, problem.m, problem.n, problem.type_cd, args.ldc, args.stride_c);
+    lay_out(ASYNCGEMM_OP_N, problem.m, problem.n, problem.type_cd, args.ldd, args.stride_d);
+    return args;
+}
+
+SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream) {
+    const ContextScope scope(driver(), handle.context());
+    std::mt19937 rng(kSeed);
+    for (const SelfCheckProblem &problem : sm100_self_check_problems()) {
+        SelfCheckOutcome outcome = check_problem(handle, problem, rng, stream);
+        if (!outcome.passed) return outcome;
+    }
+    return {true, ""};
+}
+
+}  // namespace asyncgemm::plan

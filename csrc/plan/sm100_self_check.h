@@ -1,0 +1,46 @@
+// The problems of ALGO_SM100_TCGEN05's self-check and the GPU run that compares the family with the
+// established ones on them (plan/self_check.h decides when it runs and keeps the outcome).
+#pragma once
+
+#include <cuda.h>
+
+#include <stdint.h>
+
+#include <vector>
+
+#include "asyncgemm.h"
+#include "plan/gemm_args.h"
+#include "plan/self_check.h"
+#include "runtime/handle.h"
+
+namespace asyncgemm::plan {
+
+// One small GEMM as a caller states it.  Between them the problems cover every pair of canonical
+// operand majors for 16-bit inputs, f32 (tf32) inputs in two majors, ragged tile and K-block edges,
+// a batch, 16-bit and f32 outputs, and C both ways: loaded into the accumulator by tcgen05.cp (f32 C,
+// unscaled and scaled by beta/alpha) and applied in the epilogue (f16 C).
+struct SelfCheckProblem {
+    asyncgemm_dtype_t type_ab, type_cd;
+    asyncgemm_order_t order;
+    asyncgemm_op_t op_a, op_b;
+    int64_t m, n, k, batch_count;
+    float alpha, beta;
+};
+
+// The problems, in the order they run.
+const std::vector<SelfCheckProblem> &sm100_self_check_problems();
+
+// The call `problem` makes, pointers left null: every leading dimension is the stored row (or
+// column) length rounded up to 8 elements, plus 8 (16-byte multiples, which TMA can describe, and a
+// pitch unlike the extent, which a kernel that confuses the two gets wrong), batches packed back to
+// back (stride = lines x leading dimension, also for one batch).  The runner passes c only when
+// beta != 0.
+GemmArgs self_check_args(const SelfCheckProblem &problem);
+
+// Runs every problem on `stream` in the handle's context through the family and through
+// ALGO_PIPELINED (16-bit inputs) or ALGO_SIMT (f32 inputs, exact fp32 against tf32), on inputs drawn
+// from a fixed seed; the first disagreement beyond tolerance fails it.  Allocates, copies and
+// synchronises the stream: never call it inside a stream capture.  Throws Error on a driver error.
+SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream);
+
+}  // namespace asyncgemm::plan
