@@ -58,4 +58,13 @@ std::vector<FatbinEntry> fatbin_entries(FatbinImage image) {
     return entries;
 }
 
+bool may_run_on(const std::vector<FatbinEntry> &entries, int cc_major, int cc_minor) {
+    const auto device = static_cast<uint32_t>(cc_major * 10 + cc_minor);
+    for (const FatbinEntry &e : entries) {
+        if (e.kind == FatbinEntry::Ptx && e.arch <= device) return true;
+        if (e.kind == FatbinEntry::Sass && e.arch / 10 == device / 10 && e.arch <= device) return true;
+    }
+    return false;
+}
+
 }  // namespace asyncgemm

@@ -21,4 +21,11 @@ struct FatbinEntry {
 // The entries of a fatbin; throws INTERNAL_ERROR if the image is not a well-formed fatbin.
 std::vector<FatbinEntry> fatbin_entries(FatbinImage image);
 
+// Whether any entry may run on a GPU of compute capability cc_major.cc_minor: SASS of the same major
+// and a minor no higher, or PTX of an architecture no higher (the driver compiles it).  A filter, not
+// the final word: sm_90a/sm_100a SASS runs on x.0 alone, which the entry does not record, so the
+// driver still decides for such a GPU; where this answers false no driver call is needed (a failing
+// one would be reported by compute-sanitizer as an error).
+bool may_run_on(const std::vector<FatbinEntry> &entries, int cc_major, int cc_minor);
+
 }  // namespace asyncgemm

@@ -11,6 +11,7 @@
 #include "driver/context_scope.h"
 #include "driver/driver.h"
 #include "driver/errors.h"
+#include "runtime/fatbin_contents.h"
 #include "runtime/libraries.h"
 #include "runtime/workspace.h"
 
@@ -127,7 +128,7 @@ struct Handle::Impl {
 
     void retain_primary_context(CUdevice primary_device);
     DeviceInfo query_device() const;
-    void load_kernels(const KernelTable &table, int smem_optin);
+    void load_kernels(const KernelTable &table, const DeviceInfo &device);
 
     const DriverApi &api;
     CUcontext context = nullptr;
@@ -142,7 +143,7 @@ std::unique_ptr<Handle> Handle::Impl::open(std::unique_ptr<Impl> impl, const Ker
     DeviceInfo device = impl->query_device();
     {
         ContextScope scope(impl->api, impl->context);
-        impl->load_kernels(table, device.max_smem_per_block_optin);
+        impl->load_kernels(table, device);
     }
     impl->workspace = std::make_unique<Workspace>(impl->api, impl->context);
     return std::unique_ptr<Handle>(new Handle(std::move(impl), std::move(device)));
@@ -173,7 +174,12 @@ DeviceInfo Handle::Impl::query_device() const {
     return info;
 }
 
-void Handle::Impl::load_kernels(const KernelTable &table, int smem_optin) {
+void Handle::Impl::load_kernels(const KernelTable &table, const DeviceInfo &device) {
+    // A family whose fatbin has no code for this architecture (sm_100a kernels on an H100) is out
+    // without asking the driver for its kernels.
+    for (size_t f = 0; f < kFamilies; ++f)
+        if (!may_run_on(fatbin_entries(embedded_fatbin(static_cast<Family>(f))), device.cc_major, device.cc_minor))
+            unavailable[f] = Unavailable::NoCode;
     kernels.resize(table.count);
     for (size_t i = 0; i < table.count; ++i) {
         LoadedKernel &kernel = kernels[i];
@@ -183,7 +189,8 @@ void Handle::Impl::load_kernels(const KernelTable &table, int smem_optin) {
         // unless it is an optional one that only lacks shared memory.
         if (family != Unavailable::No) continue;
         const CUlibrary library = family_library(kernel.spec.family);
-        kernel.unavailable = library != nullptr ? load_kernel(api, library, smem_optin, kernel) : Unavailable::NoCode;
+        kernel.unavailable = library != nullptr ? load_kernel(api, library, device.max_smem_per_block_optin, kernel)
+                                                : Unavailable::NoCode;
         const bool optional = kernel.unavailable == Unavailable::SharedMemory &&
                               kernel.spec.dynamic_smem > kSharedMemoryEverywhere;
         if (!optional) family = kernel.unavailable;

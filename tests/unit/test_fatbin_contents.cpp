@@ -55,6 +55,22 @@ TEST_CASE("the Blackwell family holds sm_100a SASS alone") {
     CHECK(entries[0].arch == 100);
 }
 
+TEST_CASE("which GPUs a fatbin's entries may run on: SASS within its major, PTX from its architecture up") {
+    using E = FatbinEntry;
+    const std::vector<FatbinEntry> portable{{E::Sass, 80}, {E::Sass, 90}, {E::Ptx, 80}};
+    CHECK(may_run_on(portable, 8, 6));   // sm_80 SASS
+    CHECK(may_run_on(portable, 12, 0));  // compute_80 PTX, compiled by the driver
+    const std::vector<FatbinEntry> sass_only{{E::Sass, 80}, {E::Sass, 90}};
+    CHECK(may_run_on(sass_only, 9, 0));
+    CHECK_FALSE(may_run_on(sass_only, 10, 0));  // no SASS of major 10, no PTX
+    CHECK_FALSE(may_run_on(sass_only, 7, 5));
+    const std::vector<FatbinEntry> blackwell{{E::Sass, 100}};
+    CHECK_FALSE(may_run_on(blackwell, 9, 0));  // the H100: no driver call for the sm100 family
+    CHECK(may_run_on(blackwell, 10, 0));
+    CHECK_FALSE(may_run_on(blackwell, 12, 0));
+    CHECK_FALSE(may_run_on({{E::Sass, 86}}, 8, 0));  // SASS runs on its own minor and later ones
+}
+
 TEST_CASE("a fatbin that is not one is refused") {
     const unsigned char junk[32] = {1, 2, 3};
     CHECK_THROWS(fatbin_entries({junk, sizeof junk}));
