@@ -47,6 +47,13 @@ for fb in "$build"/fatbins/*/*.sm_90*.cubin; do
     cuobjdump -sass "$fb" > "$sass" 2>&1
     summary+=("$(basename "$fb"): HMMA $(grep -c HMMA "$sass") HGMMA $(grep -c HGMMA "$sass") UTMALDG $(grep -c UTMALDG "$sass") UTMASTG $(grep -c UTMASTG "$sass") LDSM $(grep -c LDSM "$sass") STSM $(grep -c STSM "$sass") LDGSTS $(grep -c LDGSTS "$sass") FFMA $(grep -c FFMA "$sass") LDL/STL $(grep -cE 'LDL|STL' "$sass")")
 done
+# The Blackwell family cannot run here, but its SASS can be read: tcgen05 instructions (UTC*), tensor
+# memory loads (LDTM), TMA loads, and no local memory.
+for fb in "$build"/fatbins/*/*.sm_100a.cubin; do
+    sass="$out/$(basename "$fb").sass"
+    cuobjdump -sass "$fb" > "$sass" 2>&1
+    summary+=("$(basename "$fb"): $(grep -oE '\bUTC[A-Z0-9]+' "$sass" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')LDTM $(grep -c LDTM "$sass") UTMALDG $(grep -c UTMALDG "$sass") LDL/STL $(grep -cE 'LDL|STL' "$sass")")
+done
 tar czf "$out/sass.tgz" -C "$out" $(cd "$out" && ls *.sass) 2>/dev/null && rm -f "$out"/*.sass
 
 "$build/bench/asyncgemm-bench" --csv "$out/bench.csv" "$@" > "$out/bench.txt" 2> >(tr '\r' '\n' | tail -20 > "$out/bench-stderr.log")

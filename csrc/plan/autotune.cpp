@@ -254,8 +254,10 @@ sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, vo
     const sm80::Shape shape = sm80_shape(params);
     const int sm_count = handle.device().sm_count;
     const auto with_split = [&](int config) { return sm80::Choice{config, sm80::splits_for(config, shape, sm_count)}; };
+    // The scratch buffers hold 16-bit elements: f32 (tf32) problems are not timed.
+    const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : candidates(handle, params.type_ab);
     const std::optional<int> tuned = tuned_config(
-        handle, params, stream, kSm80Table, candidates(handle, params.type_ab),
+        handle, params, stream, kSm80Table, configs,
         [&](const GemmParams &p, int config, CUstream s) { launch_sm80_choice(handle, p, with_split(config), s); });
     return tuned ? with_split(*tuned) : sm80::choose_config(true, shape, sm80_limits(handle));
 }

@@ -33,7 +33,8 @@ bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
 
 // The fastest available algorithm for the problem: tcgen05 on Blackwell (once its self-check passed)
 // and TMA + wgmma on Hopper, for 16-bit inputs (and f32 ones in TF32 mode) that TMA can describe;
-// else mma.sync for 16-bit inputs; fp32 FMA otherwise (and wherever no tensor-core family loaded).
+// else mma.sync for 16-bit inputs (and K-major f32 ones in TF32 mode); fp32 FMA otherwise (and
+// wherever no tensor-core family loaded).
 asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params, void *stream) {
     if (sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
         sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle, stream))
@@ -41,7 +42,8 @@ asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params, voi
     if (sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
         sm90_tma_obstacle(params).empty())
         return ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
-    if (sm80_supports(params) && loaded(handle, ASYNCGEMM_ALGO_PIPELINED)) return ASYNCGEMM_ALGO_PIPELINED;
+    if (sm80_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_PIPELINED))
+        return ASYNCGEMM_ALGO_PIPELINED;
     if (loaded(handle, ASYNCGEMM_ALGO_SIMT)) return ASYNCGEMM_ALGO_SIMT;
     fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
 }
@@ -49,9 +51,10 @@ asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params, voi
 // The refusals of an algorithm named explicitly that depend on the problem, not the device.
 void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     const Family family = family_of(algo);
-    if (family == Family::Sm80 && !sm80_supports(params))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " needs f16 or bf16 A and B (got " +
-                                                 dtype_name(params.type_ab) + ")");
+    if (family == Family::Sm80 && !sm80_supports(params, handle.math_mode()))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+             std::string(algo_name(algo)) + " needs f16 or bf16 A and B, or f32 ones in TF32 math mode with "
+                                            "both operands K-major (got " + dtype_name(params.type_ab) + ")");
     if (family == Family::Sm90) {
         if (!sm90_supports(params, handle.math_mode()))
             fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,

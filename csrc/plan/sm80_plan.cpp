@@ -12,7 +12,9 @@
 
 namespace asyncgemm::plan {
 
-sm80::Shape sm80_shape(const GemmParams &params) { return {params.m, params.n, params.k, params.batch_count}; }
+sm80::Shape sm80_shape(const GemmParams &params) {
+    return {params.m, params.n, params.k, params.batch_count, sm80::element_bytes(params.type_ab)};
+}
 
 sm80::DeviceLimits sm80_limits(const Handle &handle) {
     return {handle.device().sm_count, handle.device().max_smem_per_block_optin};
@@ -63,8 +65,11 @@ size_t kernel_table_index(int sm80_kernel) { return family_base(Family::Sm80) + 
 // the heuristic's).
 sm80::Choice pipelined_choice(const Handle &handle, const GemmParams &params, void *stream) {
     const std::optional<ForcedConfig> forced = forced_config();
-    if (!forced) return pipelined_config(handle, params, stream);
-    if (!handle.kernel_available(kernel_table_index(sm80::kernel_index(params.type_ab, forced->config))))
+    // The hook forces the configuration for the input types it has kernels for (tf32 has no
+    // 128 x 256 ones); the rest run as without it.
+    const int kernel = forced ? sm80::kernel_index(params.type_ab, forced->config) : -1;
+    if (kernel < 0) return pipelined_config(handle, params, stream);
+    if (!handle.kernel_available(kernel_table_index(kernel)))
         fail(ASYNCGEMM_STATUS_INVALID_VALUE, "ASYNCGEMM_SM80_CONFIG names configuration " +
                                                  std::to_string(forced->config) + ", which cannot run on " +
                                                  handle.device().name);
@@ -78,7 +83,10 @@ sm80::Choice pipelined_choice(const Handle &handle, const GemmParams &params, vo
 
 FamilyKernels sm80_kernels() { return {kSpecs.specs, sm80::kKernelCount}; }
 
-bool sm80_supports(const GemmParams &params) { return sm80::supports_types(params.type_ab, params.type_cd); }
+bool sm80_supports(const GemmParams &params, asyncgemm_math_t math) {
+    return sm80::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32, params.a_k_major != 0,
+                                params.b_k_major != 0);
+}
 
 void launch_sm80(const Handle &handle, GemmParams params, asyncgemm_algo_t algo, void *stream) {
     if (algo != ASYNCGEMM_ALGO_ASYNC_COPY && algo != ASYNCGEMM_ALGO_PIPELINED)

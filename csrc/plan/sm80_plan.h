@@ -9,8 +9,10 @@
 
 namespace asyncgemm::plan {
 
-// True when the family serves the problem's types: f16 or bf16 A and B, any C and D type.
-bool sm80_supports(const GemmParams &params);
+// True when the family serves the problem's types: f16 or bf16 A and B in any majors, or f32 ones
+// under ASYNCGEMM_MATH_TF32 with both K-major (mma.sync m16n8k8 tf32; ldmatrix cannot transpose
+// 32-bit elements); any C and D type.
+bool sm80_supports(const GemmParams &params, asyncgemm_math_t math);
 
 // The heuristic's shape and device view of a canonical problem on the handle's device.
 sm80::Shape sm80_shape(const GemmParams &params);
@@ -24,8 +26,9 @@ sm80::DeviceLimits sm80_limits(const Handle &handle);
 // Test hook: the environment variable ASYNCGEMM_SM80_CONFIG=<config>[:<splits>] (read once per
 // process) makes every PIPELINED launch use configuration <config> of sm80::kTileConfigs, split
 // <splits> ways where K allows (default: that configuration's heuristic split), in place of the
-// heuristic and the autotuner; a configuration the device cannot run fails the call with
-// INVALID_VALUE.  The GPU tests use it to run every kernel.
+// heuristic and the autotuner, for the input types the configuration has a kernel for (f32 problems
+// run as without it in the 128 x 256 ones); a configuration the device cannot run fails the call
+// with INVALID_VALUE.  The GPU tests use it to run every kernel.
 void launch_sm80(const Handle &handle, GemmParams params, asyncgemm_algo_t algo, void *stream);
 
 // The same with the configuration and split given.  A split launch takes its partials from the

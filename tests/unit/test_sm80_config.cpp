@@ -107,7 +107,10 @@ TEST_CASE("sm80: kernel table") {
     for (int type : {asyncgemm::kF16, asyncgemm::kBF16}) {
         for (int config = 0; config < sm80::kTileConfigCount; ++config) CHECK(sm80::kernel_index(type, config) >= 0);
     }
-    CHECK(sm80::kernel_index(asyncgemm::kF32, 0) == -1);
+    // tf32: every configuration but the 128 x 256 ones (they spill), which the heuristic avoids for it.
+    for (int config = 0; config < sm80::kTileConfigCount; ++config)
+        CHECK((sm80::kernel_index(asyncgemm::kF32, config) >= 0) ==
+              (config != sm80::kConfigWide && config != sm80::kConfigWideDeep));
 }
 
 TEST_CASE("sm80: heuristic") {
@@ -127,6 +130,7 @@ TEST_CASE("sm80: heuristic") {
     // Many tiles: the paired kernel on H100, 128 x 256 where 144 KB fit, else 128 x 128.
     CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigPaired, 1));
     CHECK(choose(4096, 4096, 4096, 1, a100) == P(sm80::kConfigWide, 1));
+    CHECK(sm80::choose_config(true, {4096, 4096, 4096, 1, 4}, a100).config == sm80::kConfigPipelinedLarge);  // tf32
     CHECK(choose(4096, 4096, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));
     CHECK(choose(1024, 1024, 4096, 4, h100) == P(sm80::kConfigPaired, 1));  // 256 tiles
     CHECK(choose(1536, 1408, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));  // 132 tiles
@@ -150,28 +154,53 @@ TEST_CASE("sm80: heuristic") {
     CHECK(choose(256, 256, 1 << 16, 4, h100) == P(sm80::kConfigPaired, 1));
 }
 
-TEST_CASE("sm80: kernels that do not fit the device are never chosen") {
+TEST_CASE("sm80: kernels that do not fit the device, or do not exist for the type, are never chosen") {
     for (int smem : {99 * 1024, 163 * 1024, 227 * 1024}) {
         const sm80::DeviceLimits device{132, smem};
         for (int64_t m : {1, 64, 100, 1024, 8192})
             for (int64_t n : {1, 1000, 8192})
-                for (int64_t k : {0, 64, 4096, 1 << 20}) {
-                    const sm80::Choice c = sm80::choose_config(true, {m, n, k, 1}, device);
-                    CHECK(sm80::kernel_fits(c.config, device));
-                    CHECK(c.splits >= 1);
-                    CHECK(c.splits <= sm80::kMaxSplits);
-                }
+                for (int64_t k : {0, 64, 4096, 1 << 20})
+                    for (int bytes : {2, 4}) {
+                        const sm80::Choice c = sm80::choose_config(true, {m, n, k, 1, bytes}, device);
+                        CHECK(sm80::kernel_fits(c.config, device));
+                        CHECK(sm80::kernel_index(bytes == 4 ? asyncgemm::kF32 : asyncgemm::kF16, c.config) >= 0);
+                        CHECK(c.splits >= 1);
+                        CHECK(c.splits <= sm80::kMaxSplits);
+                    }
     }
 }
 
 TEST_CASE("sm80: vector width") {
-    CHECK(sm80::vector_width(0x1000, 4096, 0) == 8);
-    CHECK(sm80::vector_width(0x1008, 4096, 0) == 4);
-    CHECK(sm80::vector_width(0x1004, 4096, 0) == 2);
-    CHECK(sm80::vector_width(0x1002, 4096, 0) == 1);
-    CHECK(sm80::vector_width(0x1000, 4100, 0) == 4);
-    CHECK(sm80::vector_width(0x1000, 4097, 0) == 1);
-    CHECK(sm80::vector_width(0x1000, 4096, 4096 * 4096 + 2) == 2);
+    using asyncgemm::kF16;
+    using asyncgemm::kF32;
+    CHECK(sm80::vector_width(kF16, 0x1000, 4096, 0) == 8);
+    CHECK(sm80::vector_width(kF16, 0x1008, 4096, 0) == 4);
+    CHECK(sm80::vector_width(kF16, 0x1004, 4096, 0) == 2);
+    CHECK(sm80::vector_width(kF16, 0x1002, 4096, 0) == 1);
+    CHECK(sm80::vector_width(kF16, 0x1000, 4100, 0) == 4);
+    CHECK(sm80::vector_width(kF16, 0x1000, 4097, 0) == 1);
+    CHECK(sm80::vector_width(kF16, 0x1000, 4096, 4096 * 4096 + 2) == 2);
+    // f32 (tf32): 4 elements fill a 16-byte chunk; 4-byte alignment still allows 4-byte cp.async.
+    CHECK(sm80::vector_width(kF32, 0x1000, 4096, 0) == 4);
+    CHECK(sm80::vector_width(kF32, 0x1008, 4096, 0) == 2);
+    CHECK(sm80::vector_width(kF32, 0x1004, 4096, 0) == 1);
+    CHECK(sm80::vector_width(kF32, 0x1000, 4098, 0) == 2);
+}
+
+TEST_CASE("sm80: tf32 takes f32 A and B, K-major, in TF32 mode; a slice is the same 128 bytes of K") {
+    CHECK(sm80::supports_types(asyncgemm::kF32, asyncgemm::kF16, true, true, true));
+    CHECK_FALSE(sm80::supports_types(asyncgemm::kF32, asyncgemm::kF32, false, true, true));  // exact fp32 asked
+    CHECK_FALSE(sm80::supports_types(asyncgemm::kF32, asyncgemm::kF32, true, false, true));  // no ldmatrix.trans.b32
+    CHECK_FALSE(sm80::supports_types(asyncgemm::kF32, asyncgemm::kF32, true, true, false));
+    CHECK(sm80::supports_types(asyncgemm::kBF16, asyncgemm::kF32, false, false, false));
+    const sm80::TileConfig &c = sm80::kTileConfigs[sm80::kConfigPipelinedLarge];
+    CHECK(sm80::slice_elements(c, asyncgemm::kF16) == 64);
+    CHECK(sm80::slice_elements(c, asyncgemm::kF32) == 32);
+    // Split counts see the slices of the type: K = 4096 of f32 is 128 slices, as K = 8192 of f16.
+    const sm80::Shape f32{1024, 1024, 4096, 1, 4};
+    const sm80::Shape f16{1024, 1024, 8192, 1, 2};
+    CHECK(sm80::split_count(sm80::kConfigPipelinedLarge, f32, 132) ==
+          sm80::split_count(sm80::kConfigPipelinedLarge, f16, 132));
 }
 
 TEST_CASE("sm80: prepare_launch_config") {
@@ -204,8 +233,14 @@ TEST_CASE("sm80: prepare_launch_config") {
     CHECK(p.slices_per_split == 64);
 
     GemmParams f32 = p;
-    f32.type_ab = asyncgemm::kF32;
+    f32.type_ab = asyncgemm::kF32;  // tf32 with B MN-major: no kernel
     CHECK(sm80::prepare_launch_config(f32, sm80::kConfigPipelinedLarge, 1).kernel == -1);
+    f32.b_k_major = 1;
+    f32.ldb = 4096;
+    const sm80::Launch tf32 = sm80::prepare_launch_config(f32, sm80::kConfigPipelinedLarge, 1);
+    CHECK(tf32.kernel == sm80::kernel_index(asyncgemm::kF32, sm80::kConfigPipelinedLarge));
+    CHECK(f32.slices_per_split == 128);  // 4096 / 32
+    CHECK(f32.vec_a == 4);
     CHECK(sm80::prepare_launch_config(p, sm80::kTileConfigCount, 1).kernel == -1);
 }
 

@@ -87,6 +87,7 @@ __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
     ptx::tcgen05_fence_before_thread_sync();
     __syncthreads();
     if (warp == kMmaWarp) {
+        __syncwarp();  // tcgen05.dealloc is warp-collective, and lane 0 took its own path above
         ptx::tcgen05_fence_after_thread_sync();
         ptx::tcgen05_dealloc(ptx::cta_group_1, tmem_base, uint32_t{kTmemColumns});
     }

@@ -9,12 +9,15 @@
 // A thread whose chunks of a slice all lie whole inside the matrix, 16-byte aligned, copies each
 // with one cp.async and no checks.  Otherwise it goes chunk by chunk, and tails are zero-filled (a
 // product over k past K must add zeros, whatever lies in memory there): a chunk whose source is
-// 16-byte aligned (vec 8) is one cp.async; vec 4 and 2 split it into 8- and 4-byte cp.async; vec 1
-// (2-byte aligned only), and a vector the matrix's row ends inside, load element by element and
-// store through registers.
+// 16-byte aligned is one cp.async; 8- and 4-byte aligned vectors split it into 8- and 4-byte
+// cp.async; 16-bit elements aligned to 2 bytes only, and a vector the matrix's row ends inside, load
+// element by element and store through registers.  T is f16, bf16 or f32 (tf32 kernels, K-major):
+// the layout is the same bytes either way, a chunk holding 8 or 4 elements.
 #pragma once
 
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/cp_async.cuh"
@@ -26,6 +29,9 @@ namespace asyncgemm::sm80 {
 template <typename T, int Config, int TileX>
 class OperandCopy {
     static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kChunk = kSwizzleChunkBytes / static_cast<int>(sizeof(T));  // elements per chunk
+    static constexpr int kSlice = kC.tile_k * kElementBytes / static_cast<int>(sizeof(T));  // K per slice
+    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
     static constexpr int kChunksPerThread = copy_chunks_per_thread(kC, TileX);
     // Bytes between a thread's chunks: threads chunks, whole rows a multiple of kSwizzleRows apart
     // (is_valid), so every chunk of the thread has the same swizzle.
@@ -44,13 +50,13 @@ public:
         const int row_step = kThreads / layout.row_chunks;
         // Global (row, column) of the thread's first chunk; rows and columns are the tile's.
         const int64_t first_row = (k_major ? x0 : k0) + row;
-        const int64_t first_col = (k_major ? k0 : x0) + static_cast<int64_t>(chunk) * kChunkElements;
+        const int64_t first_col = (k_major ? k0 : x0) + static_cast<int64_t>(chunk) * kChunk;
         src_ = base + first_row * ld + first_col;
         fallback_ = base;
         row_stride_ = static_cast<int64_t>(row_step) * ld;
         rows_left_ = (k_major ? x_extent : k) - first_row;
         cols_left_ = (k_major ? k : x_extent) - first_col;
-        slice_step_ = k_major ? kC.tile_k : kC.tile_k * ld;
+        slice_step_ = k_major ? kSlice : kSlice * ld;
         k_major_ = k_major;
         dst_offset_ = static_cast<uint32_t>(swizzled_offset(row, chunk, layout.row_chunks));
         row_step_ = row_step;
@@ -61,23 +67,22 @@ public:
     // whole inside the matrix (all but the edge tiles and the last slice) takes the first branch:
     // one unpredicated 16-byte cp.async and one pointer step per chunk.
     __device__ __forceinline__ void copy(char *tile) {
-        const bool whole = vec_ == kChunkElements && (kChunksPerThread - 1) * row_step_ < rows_left_ &&
-                           cols_left_ >= kChunkElements;
+        const bool whole = vec_ == kChunk && (kChunksPerThread - 1) * row_step_ < rows_left_ && cols_left_ >= kChunk;
         if (whole) {
             copy_whole_slice(smem_addr(tile) + dst_offset_);
         } else {
-            switch (vec_) {
-            case 8: copy_slice<8>(tile); break;
-            case 4: copy_slice<4>(tile); break;
-            case 2: copy_slice<2>(tile); break;
+            switch (vec_ * static_cast<int>(sizeof(T))) {  // the vector's bytes
+            case 16: copy_slice<kChunk>(tile); break;
+            case 8: copy_slice<8 / sizeof(T)>(tile); break;
+            case 4: copy_slice<4 / sizeof(T)>(tile); break;
             default: copy_slice<1>(tile); break;
             }
         }
         src_ += slice_step_;
         if (k_major_) {
-            cols_left_ -= kC.tile_k;
+            cols_left_ -= kSlice;
         } else {
-            rows_left_ -= kC.tile_k;
+            rows_left_ -= kSlice;
         }
     }
 
@@ -110,22 +115,20 @@ private:
     template <int Vec>
     __device__ __forceinline__ void copy_chunk(char *dst, const T *src, bool row_inside) {
         const int64_t cols = row_inside ? cols_left_ : 0;
-        if constexpr (Vec > 1) {
-            constexpr int kBytes = Vec * kElementBytes;
-            if (cols >= kChunkElements || cols <= 0) {
+        if constexpr (Vec * sizeof(T) >= 4) {
+            constexpr int kBytes = Vec * static_cast<int>(sizeof(T));
+            if (cols >= kChunk || cols <= 0) {
 #pragma unroll
-                for (int piece = 0; piece < kChunkElements / Vec; ++piece)
+                for (int piece = 0; piece < kChunk / Vec; ++piece)
                     cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), cols > 0 ? src + piece * Vec : fallback_,
                                              cols <= 0);
                 return;
             }
         }
-        uint16_t elements[kChunkElements];
+        Bits elements[kChunk];
 #pragma unroll
-        for (int e = 0; e < kChunkElements; ++e)
-            elements[e] = e < cols ? reinterpret_cast<const uint16_t *>(src)[e] : uint16_t{0};
-        *reinterpret_cast<Vector<uint16_t, kChunkElements> *>(dst) =
-            *reinterpret_cast<const Vector<uint16_t, kChunkElements> *>(elements);
+        for (int e = 0; e < kChunk; ++e) elements[e] = e < cols ? reinterpret_cast<const Bits *>(src)[e] : Bits{0};
+        *reinterpret_cast<Vector<Bits, kChunk> *>(dst) = *reinterpret_cast<const Vector<Bits, kChunk> *>(elements);
     }
 
     const T *src_;         // the thread's first chunk of the next slice

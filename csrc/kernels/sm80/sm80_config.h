@@ -20,9 +20,10 @@ namespace asyncgemm::sm80 {
 // ---- tile configuration ----------------------------------------------------------------------
 
 // A block computes a tile_m x tile_n tile of D with warps_m x warps_n warps, each owning a
-// (tile_m / warps_m) x (tile_n / warps_n) warp tile of mma.sync m16n8k16 accumulators.  K is walked
-// in slices of tile_k through `stages` shared buffers per operand: 1 is ALGO_ASYNC_COPY (copy, wait,
-// compute), 2 or more is ALGO_PIPELINED (stages - 1 slices in flight while one is multiplied).
+// (tile_m / warps_m) x (tile_n / warps_n) warp tile of mma.sync accumulators.  K is walked in slices
+// of tile_k 16-bit elements (tile_k * 2 bytes; an f32 slice holds half as many elements) through
+// `stages` shared buffers per operand: 1 is ALGO_ASYNC_COPY (copy, wait, compute), 2 or more is
+// ALGO_PIPELINED (stages - 1 slices in flight while one is multiplied).
 struct TileConfig {
     int tile_m, tile_n, tile_k;
     int warps_m, warps_n;
@@ -74,9 +75,19 @@ constexpr uint64_t table_fingerprint() {
 }
 
 inline constexpr int kWarpSize = 32;
-inline constexpr int kElementBytes = 2;  // f16 and bf16
+inline constexpr int kElementBytes = 2;  // f16 and bf16, the unit of tile_k and of the layout below
 inline constexpr int kChunkElements = kSwizzleChunkBytes / kElementBytes;  // 8 per 16-byte chunk
+// An MMA step is 32 bytes of K: m16n8k16 of f16/bf16, or m16n8k8 of tf32 (f32 A and B in TF32 mode).
+// Both read the same bytes of a K-major tile through the same ldmatrix (warp_tile.cuh), so a tf32
+// kernel is the 16-bit one with half the elements per slice; MN-major f32 would need ldmatrix.trans
+// of 32-bit elements, which does not exist, so tf32 takes K-major A and B only.
 inline constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16;
+
+ASYNCGEMM_HOST_DEVICE constexpr int element_bytes(int32_t type_ab) { return type_ab == kF32 ? 4 : 2; }
+// Elements of K per slice for A and B of type_ab.
+ASYNCGEMM_HOST_DEVICE constexpr int slice_elements(const TileConfig &c, int32_t type_ab) {
+    return c.tile_k * kElementBytes / element_bytes(type_ab);
+}
 
 ASYNCGEMM_HOST_DEVICE constexpr int threads(const TileConfig &c) { return c.warps_m * c.warps_n * kWarpSize; }
 ASYNCGEMM_HOST_DEVICE constexpr int warp_tile_m(const TileConfig &c) { return c.tile_m / c.warps_m; }
@@ -158,7 +169,8 @@ constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config) {
 }
 
 // Names: asyncgemm_sm80_gemm_<type_ab>_<tile_m>x<tile_n>x<tile_k>_s<stages>[_w<warps> where two
-// configurations differ in warps only].  sm80_gemm.cu checks at
+// configurations differ in warps only]; tile_k counts 16-bit elements for tf32 too (the same bytes).
+// tf32 has no 128 x 256 kernels: with 64 x 64 warp tiles they spill (8 bytes at 254 registers).  sm80_gemm.cu checks at
 // compile time that each of its kernels matches its entry here.
 inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3", kF16, kConfigPipelinedLarge),
@@ -177,6 +189,12 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_bf16_64x128x64_s2", kBF16, kConfigShortM),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s5", kBF16, kConfigLargeDeep),
     kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4", kBF16, kConfigPaired),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s3", kF32, kConfigPipelinedLarge),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x64x64_s4", kF32, kConfigPipelinedSmall),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s1", kF32, kConfigAsyncCopy),
+    kernel_info("asyncgemm_sm80_gemm_tf32_64x128x64_s2", kF32, kConfigShortM),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s5", kF32, kConfigLargeDeep),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s3_w4", kF32, kConfigPaired),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
@@ -203,9 +221,10 @@ constexpr bool kernel_fits(int config, const DeviceLimits &device) {
     return smem_bytes(kTileConfigs[config]) <= static_cast<uint32_t>(device.smem_per_block);
 }
 
-// The problem as the heuristic sees it.
+// The problem as the heuristic sees it; element_bytes of A and B (4: tf32) sets K per slice.
 struct Shape {
     int64_t m, n, k, batch_count;
+    int element_bytes = kElementBytes;
 };
 
 constexpr int64_t tile_count(int config, const Shape &s) {
@@ -225,7 +244,7 @@ inline constexpr int kMaxSplits = 16;
 constexpr int split_count(int config, const Shape &s, int sm_count) {
     if (s.batch_count != 1) return 1;
     const int64_t tiles = tile_count(config, s);
-    const int64_t slices = ceil_div(s.k, kTileConfigs[config].tile_k);
+    const int64_t slices = ceil_div(s.k * s.element_bytes, kTileConfigs[config].tile_k * kElementBytes);
     int64_t splits = int64_t{sm_count} * kTileConfigs[config].min_blocks_per_sm / tiles;
     if (splits > slices / kMinSlicesPerSplit) splits = slices / kMinSlicesPerSplit;
     if (splits > kMaxSplits) splits = kMaxSplits;
@@ -259,7 +278,8 @@ constexpr Choice choose_config(bool pipelined, const Shape &s, const DeviceLimit
     if (s.m <= kTileConfigs[kConfigShortM].tile_m) return {kConfigShortM, splits_for(kConfigShortM, s, device.sm_count)};
     const bool one_row = s.m <= kTileConfigs[kConfigPipelinedLarge].tile_m;
     if (!one_row && runs_paired(device)) return {kConfigPaired, splits_for(kConfigPaired, s, device.sm_count)};
-    if (kernel_fits(kConfigWide, device) && tile_count(kConfigWide, s) >= device.sm_count) return {kConfigWide, 1};
+    const bool wide = s.element_bytes == kElementBytes && kernel_fits(kConfigWide, device);  // no tf32 kernel
+    if (wide && tile_count(kConfigWide, s) >= device.sm_count) return {kConfigWide, 1};
     if (tile_count(kConfigPipelinedLarge, s) >= device.sm_count) return {kConfigPipelinedLarge, 1};
     const int splits = split_count(kConfigPipelinedLarge, s, device.sm_count);
     if (splits > 1 && !one_row) return {kConfigPipelinedLarge, splits};
@@ -277,14 +297,15 @@ constexpr WorkspaceNeed workspace_need(int config, int64_t tiles, int splits) {
     return {tiles, tiles * splits * c.tile_m * c.tile_n * static_cast<int64_t>(sizeof(float))};
 }
 
-// Widest global -> shared copy, in elements: one 16-byte chunk along the contiguous dimension.
+// Widest global -> shared copy, in 16-bit elements: one 16-byte chunk along the contiguous dimension.
 inline constexpr int32_t kMaxVector = kChunkElements;
 
-// vec_a / vec_b (elements per copy) for an operand: see aligned_vector_width.  8 is one 16-byte
-// cp.async per chunk, 4 and 2 are 8- and 4-byte cp.async, 1 is element-wise loads (cp.async cannot
-// copy 2 bytes).
-constexpr int32_t vector_width(uint64_t address, int64_t ld, int64_t batch_stride) {
-    return aligned_vector_width(kElementBytes, kMaxVector, address, ld, batch_stride);
+// vec_a / vec_b (elements per copy) for an operand of type_ab: see aligned_vector_width.  A 16-byte
+// vector is one cp.async per chunk, 8- and 4-byte ones split it into 8- and 4-byte cp.async, and
+// 16-bit elements aligned to 2 bytes only go element by element (cp.async cannot copy 2 bytes).
+constexpr int32_t vector_width(int32_t type_ab, uint64_t address, int64_t ld, int64_t batch_stride) {
+    const int bytes = element_bytes(type_ab);
+    return aligned_vector_width(static_cast<uint64_t>(bytes), kSwizzleChunkBytes / bytes, address, ld, batch_stride);
 }
 
 // Tile rows walked together by the grouped raster (kernels/common/raster.h).
@@ -292,9 +313,12 @@ inline constexpr int32_t kRasterGroup = 8;
 
 using Launch = GemmLaunch;
 
-// True when the family serves these input types: f16 or bf16 A and B (any C/D type).
-constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {
-    return (type_ab == kF16 || type_ab == kBF16) && (type_cd == kF32 || type_cd == kF16 || type_cd == kBF16);
+// True when the family serves these inputs: f16 or bf16 A and B in any majors, or f32 ones as tf32
+// (where the caller allows it) with both K-major; any C/D type.
+constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32, bool a_k_major, bool b_k_major) {
+    const bool cd = type_cd == kF32 || type_cd == kF16 || type_cd == kBF16;
+    if (type_ab == kF16 || type_ab == kBF16) return cd;
+    return type_ab == kF32 && tf32 && a_k_major && b_k_major && cd;
 }
 
 // Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
@@ -307,19 +331,21 @@ constexpr bool supports_types(int32_t type_ab, int32_t type_cd) {
 // tiles do not fit one grid, or K has 2^30 slices or more.
 inline Launch prepare_launch_config(GemmParams &p, int config_index, int splits) {
     const Launch none{-1, 0, 0, 0, 0};
-    if (!supports_types(p.type_ab, p.type_cd) || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
+    if (!supports_types(p.type_ab, p.type_cd, true, p.a_k_major != 0, p.b_k_major != 0) || p.m < 1 || p.n < 1 ||
+        p.k < 0 || p.batch_count < 1)
+        return none;
     const int index = kernel_index(p.type_ab, config_index);
     if (index < 0) return none;
     const KernelInfo &kernel = kKernels[index];
     const TileConfig &config = kTileConfigs[kernel.config];
     const int64_t tiles_m = ceil_div(p.m, config.tile_m);
     const int64_t tiles_n = ceil_div(p.n, config.tile_n);
-    const int64_t slices = ceil_div(p.k, config.tile_k);
+    const int64_t slices = ceil_div(p.k, slice_elements(config, p.type_ab));
     if (tiles_m > kMaxGridX / tiles_n || slices >= kMaxSlices) return none;
     const bool can_split = p.batch_count == 1 && p.alpha != 0.f && slices > 1;
     const int64_t per_split = can_split && splits > 1 ? ceil_div(slices, splits) : slices;
-    p.vec_a = vector_width(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
-    p.vec_b = vector_width(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
+    p.vec_a = vector_width(p.type_ab, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
+    p.vec_b = vector_width(p.type_ab, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
     p.tiles_m = static_cast<int32_t>(tiles_m);
     p.tiles_n = static_cast<int32_t>(tiles_n);
     p.raster_group = kRasterGroup;

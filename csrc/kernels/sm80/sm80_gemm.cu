@@ -1,6 +1,7 @@
 // Tensor-core GEMM with asynchronous copies (ASYNCGEMM_ALGO_ASYNC_COPY and ASYNCGEMM_ALGO_PIPELINED):
-// D = alpha * A·B + beta * C with f16 or bf16 A and B, fp32 accumulation, f32/f16/bf16 C and D, any
-// majors (a run-time choice), any sizes and alignments, batched.
+// D = alpha * A·B + beta * C with f16 or bf16 A and B in any majors (a run-time choice), or f32 A and
+// B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and D, any sizes and alignments,
+// batched.
 //
 // A block computes one tile of D (sm80_config.h).  Each K-slice of A and B is copied global ->
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
@@ -12,6 +13,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/kernel_entry.cuh"
@@ -27,7 +30,7 @@
 namespace asyncgemm::sm80 {
 namespace {
 
-// T: __half or __nv_bfloat16, the element type of A and B.
+// T: __half or __nv_bfloat16, the element type of A and B, or float for tf32.
 template <typename T, int Config>
 __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
     constexpr TileConfig kC = kTileConfigs[Config];
@@ -49,9 +52,10 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
     const bool has_product = p.k > 0 && p.alpha != 0.f;
     const int split = static_cast<int>(blockIdx.y);
     const int first_slice = split * p.slices_per_split;
-    const int all_slices = has_product ? static_cast<int>((p.k + kC.tile_k - 1) / kC.tile_k) : 0;
+    constexpr int kSlice = slice_elements(kC, kDTypeOf<T>);
+    const int all_slices = has_product ? static_cast<int>((p.k + kSlice - 1) / kSlice) : 0;
     const int slices = min(all_slices - first_slice, p.slices_per_split);
-    const int64_t k0 = static_cast<int64_t>(first_slice) * kC.tile_k;
+    const int64_t k0 = static_cast<int64_t>(first_slice) * kSlice;
     const float alpha = has_product ? p.alpha : 0.f;
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
@@ -67,8 +71,11 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         const auto a_address = [&](int stage) { return smem_addr(a_tile(stage)); };
         const auto b_address = [&](int stage) { return smem_addr(b_tile(stage)); };
         // The majors pick ldmatrix or ldmatrix.trans: one branch per launch, not per load, which
-        // would cut the instruction stream into pieces ptxas cannot interleave.
-        if (p.a_k_major != 0) {
+        // would cut the instruction stream into pieces ptxas cannot interleave.  tf32 is K-major
+        // alone (the planner sends nothing else).
+        if constexpr (std::is_same_v<T, float>) {
+            mainloop<kStages, true, true>(tile, slices, copy_slice, a_address, b_address);
+        } else if (p.a_k_major != 0) {
             if (p.b_k_major != 0) {
                 mainloop<kStages, true, true>(tile, slices, copy_slice, a_address, b_address);
             } else {
@@ -130,3 +137,9 @@ ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x256x64_s4, __nv_bfloat16, asy
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4, __nv_bfloat16, asyncgemm::sm80::kConfigPaired);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3, float, asyncgemm::sm80::kConfigPipelinedLarge);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x64x64_s4, float, asyncgemm::sm80::kConfigPipelinedSmall);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s1, float, asyncgemm::sm80::kConfigAsyncCopy);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_64x128x64_s2, float, asyncgemm::sm80::kConfigShortM);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s5, float, asyncgemm::sm80::kConfigLargeDeep);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3_w4, float, asyncgemm::sm80::kConfigPaired);

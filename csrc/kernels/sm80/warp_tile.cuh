@@ -61,9 +61,10 @@ private:
     uint32_t block_row_bytes_;
 };
 
-// T: __half or __nv_bfloat16.  The warp at (warp / warps_n, warp % warps_n) of the warp grid owns
+// T: __half, __nv_bfloat16, or float (tf32, K-major operands only).  The warp at (warp / warps_n, warp % warps_n) of the warp grid owns
 // rows warp_m0 .. + warp_tile_m and columns warp_n0 .. + warp_tile_n of the block tile.  A slice of
-// tile_k is kSteps k16 steps: load() fetches one step's fragments, mma() multiplies them in.  The
+// tile_k is kSteps steps of 32 bytes of K (k16, or k8 of tf32): load() fetches one step's fragments,
+// mma() multiplies them in.  The
 // majors are template parameters (ldmatrix or ldmatrix.trans): the caller picks them once per launch.
 template <typename T, int Config>
 class WarpTile {
@@ -112,7 +113,7 @@ public:
 #pragma unroll
             for (int j = 0; j < kTilesN; ++j) {
                 const uint32_t(&pair)[4] = f.b[j / 2];
-                mma_m16n8k16<T>(acc[i][j], f.a[i], pair[2 * (j % 2)], pair[2 * (j % 2) + 1]);
+                mma_k32_bytes<T>(acc[i][j], f.a[i], pair[2 * (j % 2)], pair[2 * (j % 2) + 1]);
             }
         }
     }
