@@ -318,18 +318,20 @@ TEST_CASE("split K: right, and the same bits on every run") {
         }
 }
 
-TEST_CASE("TF32 math mode: the Hopper family runs K-major f32 inputs as tf32, and refuses them otherwise") {
+TEST_CASE("TF32 math mode: wgmma and mma.sync run K-major f32 inputs as tf32, and refuse them otherwise") {
     asyncgemm_handle_t handle = nullptr;
     REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);
-    int available = 0;
-    REQUIRE(asyncgemm_algo_available(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, &available) == ASYNCGEMM_STATUS_SUCCESS);
-    if (available != 0) {
-        Rng rng = rng_for("gemm tf32 sm90");
+    Rng rng = rng_for("gemm tf32 k-major");
+    // Neither wgmma nor ldmatrix transposes 32-bit elements: MN-major f32 operands are refused.
+    for (asyncgemm_algo_t algo : {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, ASYNCGEMM_ALGO_PIPELINED, ASYNCGEMM_ALGO_ASYNC_COPY}) {
+        int available = 0;
+        REQUIRE(asyncgemm_algo_available(handle, algo, &available) == ASYNCGEMM_STATUS_SUCCESS);
+        if (available == 0) continue;
         for (asyncgemm_math_t math : {ASYNCGEMM_MATH_TF32, ASYNCGEMM_MATH_DEFAULT})
             for (asyncgemm_op_t op_b : kOps) {
                 REQUIRE(asyncgemm_set_math_mode(handle, math) == ASYNCGEMM_STATUS_SUCCESS);
                 GemmCase c;
-                c.algo = ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
+                c.algo = algo;
                 c.m = 200;
                 c.n = 136;
                 c.k = 300;
