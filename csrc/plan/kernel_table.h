@@ -13,6 +13,20 @@ struct FamilyKernels {
     const KernelSpec *kernels;
     size_t count;
 };
+
+// A family's specs from its kernel table (csrc/kernels/<family>/<family>_config.h), whose entries
+// have a name and a dynamic_smem, at compile time.
+template <size_t N>
+struct FamilySpecs {
+    KernelSpec specs[N];
+    constexpr FamilyKernels view() const { return {specs, N}; }
+};
+template <size_t N, typename KernelInfo>
+constexpr FamilySpecs<N> family_specs(Family family, const KernelInfo (&kernels)[N]) {
+    FamilySpecs<N> out{};
+    for (size_t i = 0; i < N; ++i) out.specs[i] = {family, kernels[i].name, kernels[i].dynamic_smem};
+    return out;
+}
 FamilyKernels copy_kernels();
 FamilyKernels simt_kernels();
 FamilyKernels sm80_kernels();

@@ -7,19 +7,11 @@
 namespace asyncgemm::plan {
 namespace {
 
-constexpr auto make_specs() {
-    struct Specs {
-        KernelSpec specs[simt::kKernelCount];
-    } out{};
-    for (int i = 0; i < simt::kKernelCount; ++i)
-        out.specs[i] = {Family::Simt, simt::kKernels[i].name, simt::kKernels[i].dynamic_smem};
-    return out;
-}
-constexpr auto kSpecs = make_specs();
+constexpr auto kSpecs = family_specs(Family::Simt, simt::kKernels);
 
 }  // namespace
 
-FamilyKernels simt_kernels() { return {kSpecs.specs, simt::kKernelCount}; }
+FamilyKernels simt_kernels() { return kSpecs.view(); }
 
 void launch_simt(const Handle &handle, GemmParams params, void *stream) {
     const simt::Launch launch = simt::prepare_launch(params);

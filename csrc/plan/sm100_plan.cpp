@@ -14,15 +14,7 @@
 namespace asyncgemm::plan {
 namespace {
 
-constexpr auto make_specs() {
-    struct Specs {
-        KernelSpec specs[sm100::kKernelCount];
-    } out{};
-    for (int i = 0; i < sm100::kKernelCount; ++i)
-        out.specs[i] = {Family::Sm100, sm100::kKernels[i].name, sm100::kSmemBytes};
-    return out;
-}
-constexpr auto kSpecs = make_specs();
+constexpr auto kSpecs = family_specs(Family::Sm100, sm100::kKernels);
 
 // Tile rows walked together by the persistent blocks (the Hopper family's measured best).
 constexpr int32_t kRasterGroup = 16;
@@ -37,7 +29,7 @@ bool rows_aligned(const GemmParams &p, const void *base, int64_t ld, int64_t bat
 
 }  // namespace
 
-FamilyKernels sm100_kernels() { return {kSpecs.specs, sm100::kKernelCount}; }
+FamilyKernels sm100_kernels() { return kSpecs.view(); }
 
 bool sm100_supports(const GemmParams &params, asyncgemm_math_t math) {
     return sm100::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32);
@@ -106,7 +98,7 @@ void launch_sm100(const Handle &handle, const GemmParams &p, void *stream) {
     const int64_t tiles = static_cast<int64_t>(params.tiles_m) * params.tiles_n * p.batch_count;
     const auto blocks = static_cast<uint32_t>(std::min<int64_t>(tiles, handle.device().sm_count));
     handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm100::kThreads), 1, 1},
-                  sm100::kSmemBytes, &params, sizeof params, stream);
+                  sm100::kKernels[kernel].dynamic_smem, &params, sizeof params, stream);
 }
 
 }  // namespace asyncgemm::plan

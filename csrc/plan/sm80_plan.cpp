@@ -22,15 +22,7 @@ sm80::DeviceLimits sm80_limits(const Handle &handle) {
 
 namespace {
 
-constexpr auto make_specs() {
-    struct Specs {
-        KernelSpec specs[sm80::kKernelCount];
-    } out{};
-    for (int i = 0; i < sm80::kKernelCount; ++i)
-        out.specs[i] = {Family::Sm80, sm80::kKernels[i].name, sm80::kKernels[i].dynamic_smem};
-    return out;
-}
-constexpr auto kSpecs = make_specs();
+constexpr auto kSpecs = family_specs(Family::Sm80, sm80::kKernels);
 
 // ASYNCGEMM_SM80_CONFIG, parsed: "<config>" or "<config>:<splits>"; splits 0 means the heuristic's.
 struct ForcedConfig {
@@ -81,7 +73,7 @@ sm80::Choice pipelined_choice(const Handle &handle, const GemmParams &params, vo
 
 }  // namespace
 
-FamilyKernels sm80_kernels() { return {kSpecs.specs, sm80::kKernelCount}; }
+FamilyKernels sm80_kernels() { return kSpecs.view(); }
 
 bool sm80_supports(const GemmParams &params, asyncgemm_math_t math) {
     return sm80::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32, params.a_k_major != 0,

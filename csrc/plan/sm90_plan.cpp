@@ -17,15 +17,7 @@
 namespace asyncgemm::plan {
 namespace {
 
-constexpr auto make_specs() {
-    struct Specs {
-        KernelSpec specs[sm90::kKernelCount];
-    } out{};
-    for (int i = 0; i < sm90::kKernelCount; ++i)
-        out.specs[i] = {Family::Sm90, sm90::kKernels[i].name, sm90::kKernels[i].dynamic_smem};
-    return out;
-}
-constexpr auto kSpecs = make_specs();
+constexpr auto kSpecs = family_specs(Family::Sm90, sm90::kKernels);
 
 // Tile rows walked together by the persistent blocks: 132 blocks in flight on an H100 then read 16
 // tile rows of A and about 8 tile columns of B, which L2 holds.
@@ -55,7 +47,7 @@ std::optional<ForcedConfig> forced_config() {
 
 }  // namespace
 
-FamilyKernels sm90_kernels() { return {kSpecs.specs, sm90::kKernelCount}; }
+FamilyKernels sm90_kernels() { return kSpecs.view(); }
 
 bool sm90_supports(const GemmParams &params, asyncgemm_math_t math) {
     return sm90::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32, params.a_k_major != 0,

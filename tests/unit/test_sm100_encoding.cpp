@@ -8,9 +8,11 @@
 
 #include "kernels/sm100/sm100_config.h"
 #include "plan/sm100_plan.h"
+#include "canonical_problem.h"
 
 using namespace asyncgemm;
 using namespace asyncgemm::sm100;
+using asyncgemm::test::canonical_problem;
 
 namespace {
 
@@ -23,25 +25,6 @@ Fields fields(uint64_t d) {
             static_cast<uint32_t>((d >> 32) & 0x3FFF) << 4, static_cast<uint32_t>((d >> 46) & 0x7),
             static_cast<uint32_t>((d >> 49) & 0x7),          static_cast<uint32_t>((d >> 52) & 0x1),
             static_cast<uint32_t>(d >> 61)};
-}
-
-GemmParams problem(int64_t m, int64_t n, int64_t k, int32_t type_ab, int32_t type_cd, bool a_k_major, bool b_k_major) {
-    GemmParams p{};
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.type_ab = type_ab;
-    p.type_cd = type_cd;
-    p.a_k_major = a_k_major;
-    p.b_k_major = b_k_major;
-    p.lda = a_k_major ? k : m;
-    p.ldb = b_k_major ? k : n;
-    p.ldc = p.ldd = n;
-    p.batch_count = 1;
-    p.alpha = 1.f;
-    alignas(256) static unsigned char storage[256];
-    p.a = p.b = p.c = p.d = storage;
-    return p;
 }
 
 }  // namespace
@@ -137,7 +120,7 @@ TEST_CASE("types: f16 and bf16 in any majors, f32 only as tf32") {
 }
 
 TEST_CASE("planner: C is seeded when it is f32, TMA can describe it, and there is a product") {
-    GemmParams p = problem(300, 200, 128, kF16, kF32, true, false);
+    GemmParams p = canonical_problem(300, 200, 128, kF16, kF32, true, false);
     p.beta = 0.5f;
     p.alpha = 2.f;
     Sm100Params s = plan::sm100_params(p);
@@ -166,13 +149,13 @@ TEST_CASE("planner: C is seeded when it is f32, TMA can describe it, and there i
     CHECK(plan::sm100_params(odd_ldd).d_vectors == 0);
     CHECK(plan::sm100_tma_obstacle(odd_ldd).empty());  // D is stored by the threads
 
-    GemmParams tf32 = problem(128, 128, 100, kF32, kF32, false, false);
+    GemmParams tf32 = canonical_problem(128, 128, 100, kF32, kF32, false, false);
     CHECK(plan::sm100_params(tf32).k_blocks == 4);  // ceil(100 / 32)
     CHECK(plan::sm100_params(tf32).instruction == 0x08218910u);
 }
 
 TEST_CASE("planner: tensor maps of one stage of A and B, and of C in 32 x 128 boxes") {
-    GemmParams p = problem(300, 200, 128, kF16, kF32, true, false);
+    GemmParams p = canonical_problem(300, 200, 128, kF16, kF32, true, false);
     const plan::TensorMap3d a = plan::sm100_a_map(p);
     CHECK(a.dims[0] == 128);  // K-major A: {k, m}
     CHECK(a.dims[1] == 300);
@@ -187,7 +170,7 @@ TEST_CASE("planner: tensor maps of one stage of A and B, and of C in 32 x 128 bo
     CHECK(c.box[0] == 32);
     CHECK(c.box[1] == 128);
     CHECK(c.strides[0] == 200 * 4);
-    GemmParams tf32 = problem(128, 128, 100, kF32, kF32, false, true);
+    GemmParams tf32 = canonical_problem(128, 128, 100, kF32, kF32, false, true);
     CHECK(plan::sm100_a_map(tf32).box[0] == 32);  // MN-major tf32: 32 x 32 boxes
     CHECK(plan::sm100_a_map(tf32).box[1] == 32);
     GemmParams misaligned = p;

@@ -10,6 +10,7 @@
 #include "kernels/sm90/sm90_config.h"
 #include "kernels/common/smem_descriptor.h"
 #include "plan/sm90_plan.h"
+#include "canonical_problem.h"
 
 using namespace asyncgemm;
 using namespace asyncgemm::sm90;
@@ -27,22 +28,7 @@ Fields fields(uint64_t d) {
 }
 
 GemmParams problem(int64_t m, int64_t n, int64_t k, bool a_k_major, bool b_k_major) {
-    GemmParams p{};
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.type_ab = kF16;
-    p.type_cd = kF16;
-    p.a_k_major = a_k_major;
-    p.b_k_major = b_k_major;
-    p.lda = a_k_major ? k : m;
-    p.ldb = b_k_major ? k : n;
-    p.ldc = p.ldd = n;
-    p.batch_count = 1;
-    p.alpha = 1.f;
-    alignas(256) static unsigned char storage[256];
-    p.a = p.b = p.c = p.d = storage;
-    return p;
+    return test::canonical_problem(m, n, k, kF16, kF16, a_k_major, b_k_major);
 }
 
 }  // namespace

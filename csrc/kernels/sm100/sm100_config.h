@@ -98,14 +98,15 @@ ASYNCGEMM_HOST_DEVICE constexpr uint32_t instruction_descriptor(int32_t type_ab,
 // ---- kernels ---------------------------------------------------------------------------------
 
 struct KernelInfo {
-    const char *name;  // extern "C" symbol in the sm100 fatbin
-    DType type_ab;     // f16, bf16, or f32 multiplied as tf32
+    const char *name;       // extern "C" symbol in the sm100 fatbin
+    DType type_ab;          // f16, bf16, or f32 multiplied as tf32
+    uint32_t dynamic_smem;  // bytes
 };
 
 inline constexpr KernelInfo kKernels[] = {
-    {"asyncgemm_sm100_gemm_f16_128x128_s4", kF16},
-    {"asyncgemm_sm100_gemm_bf16_128x128_s4", kBF16},
-    {"asyncgemm_sm100_gemm_tf32_128x128_s4", kF32},
+    {"asyncgemm_sm100_gemm_f16_128x128_s4", kF16, kSmemBytes},
+    {"asyncgemm_sm100_gemm_bf16_128x128_s4", kBF16, kSmemBytes},
+    {"asyncgemm_sm100_gemm_tf32_128x128_s4", kF32, kSmemBytes},
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
