@@ -107,10 +107,13 @@ TEST_CASE("sm80: kernel table") {
     for (int type : {asyncgemm::kF16, asyncgemm::kBF16}) {
         for (int config = 0; config < sm80::kTileConfigCount; ++config) CHECK(sm80::kernel_index(type, config) >= 0);
     }
-    // tf32: every configuration but the 128 x 256 ones (they spill), which the heuristic avoids for it.
-    for (int config = 0; config < sm80::kTileConfigCount; ++config)
-        CHECK((sm80::kernel_index(asyncgemm::kF32, config) >= 0) ==
-              (config != sm80::kConfigWide && config != sm80::kConfigWideDeep));
+    // tf32: every configuration but those with 64 x 64 warp tiles (they spill), which the heuristic
+    // avoids for it.
+    for (int config = 0; config < sm80::kTileConfigCount; ++config) {
+        const bool warp_64x64 = sm80::warp_tile_m(sm80::kTileConfigs[config]) == 64 &&
+                                sm80::warp_tile_n(sm80::kTileConfigs[config]) == 64;
+        CHECK((sm80::kernel_index(asyncgemm::kF32, config) >= 0) == !warp_64x64);
+    }
 }
 
 TEST_CASE("sm80: heuristic") {
@@ -131,6 +134,7 @@ TEST_CASE("sm80: heuristic") {
     CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigPaired, 1));
     CHECK(choose(4096, 4096, 4096, 1, a100) == P(sm80::kConfigWide, 1));
     CHECK(sm80::choose_config(true, {4096, 4096, 4096, 1, 4}, a100).config == sm80::kConfigPipelinedLarge);  // tf32
+    CHECK(sm80::choose_config(true, {4096, 4096, 4096, 1, 4}, h100).config == sm80::kConfigPipelinedLarge);
     CHECK(choose(4096, 4096, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));
     CHECK(choose(1024, 1024, 4096, 4, h100) == P(sm80::kConfigPaired, 1));  // 256 tiles
     CHECK(choose(1536, 1408, 4096, 1, rtx) == P(sm80::kConfigPipelinedLarge, 1));  // 132 tiles

@@ -170,7 +170,8 @@ constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config) {
 
 // Names: asyncgemm_sm80_gemm_<type_ab>_<tile_m>x<tile_n>x<tile_k>_s<stages>[_w<warps> where two
 // configurations differ in warps only]; tile_k counts 16-bit elements for tf32 too (the same bytes).
-// tf32 has no 128 x 256 kernels: with 64 x 64 warp tiles they spill (8 bytes at 254 registers).  sm80_gemm.cu checks at
+// tf32 has no kernels with 64 x 64 warp tiles (configurations 3, 4 and 7): ptxas spills 8 bytes in
+// each (sm_90, sm_120), where the 16-bit ones fit.  sm80_gemm.cu checks at
 // compile time that each of its kernels matches its entry here.
 inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3", kF16, kConfigPipelinedLarge),
@@ -194,7 +195,6 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s1", kF32, kConfigAsyncCopy),
     kernel_info("asyncgemm_sm80_gemm_tf32_64x128x64_s2", kF32, kConfigShortM),
     kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s5", kF32, kConfigLargeDeep),
-    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s3_w4", kF32, kConfigPaired),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
@@ -277,9 +277,11 @@ constexpr Choice choose_config(bool pipelined, const Shape &s, const DeviceLimit
     if (!pipelined) return {kConfigAsyncCopy, 1};
     if (s.m <= kTileConfigs[kConfigShortM].tile_m) return {kConfigShortM, splits_for(kConfigShortM, s, device.sm_count)};
     const bool one_row = s.m <= kTileConfigs[kConfigPipelinedLarge].tile_m;
-    if (!one_row && runs_paired(device)) return {kConfigPaired, splits_for(kConfigPaired, s, device.sm_count)};
-    const bool wide = s.element_bytes == kElementBytes && kernel_fits(kConfigWide, device);  // no tf32 kernel
-    if (wide && tile_count(kConfigWide, s) >= device.sm_count) return {kConfigWide, 1};
+    const bool warp_tiles_64x64 = s.element_bytes == kElementBytes;  // tf32 has no such kernels
+    if (warp_tiles_64x64 && !one_row && runs_paired(device))
+        return {kConfigPaired, splits_for(kConfigPaired, s, device.sm_count)};
+    if (warp_tiles_64x64 && kernel_fits(kConfigWide, device) && tile_count(kConfigWide, s) >= device.sm_count)
+        return {kConfigWide, 1};
     if (tile_count(kConfigPipelinedLarge, s) >= device.sm_count) return {kConfigPipelinedLarge, 1};
     const int splits = split_count(kConfigPipelinedLarge, s, device.sm_count);
     if (splits > 1 && !one_row) return {kConfigPipelinedLarge, splits};

@@ -142,4 +142,3 @@ ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x64x64_s4, float, asyncgemm::s
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s1, float, asyncgemm::sm80::kConfigAsyncCopy);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_64x128x64_s2, float, asyncgemm::sm80::kConfigShortM);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s5, float, asyncgemm::sm80::kConfigLargeDeep);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3_w4, float, asyncgemm::sm80::kConfigPaired);
