@@ -74,7 +74,7 @@ Sm100Params sm100_params(const GemmParams &p) {
     params.tiles_n = static_cast<int32_t>(tiles_n);
     params.raster_group = kRasterGroup;
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
-    params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>(sm100::k_block_count(p.k, p.type_ab)) : 0;
+    params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>(k_block_count(p.k, p.type_ab)) : 0;
     return params;
 }
 

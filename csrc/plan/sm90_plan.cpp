@@ -119,7 +119,7 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice 
     params.tiles_n = static_cast<int32_t>(tiles_n);
     params.raster_group = kRasterGroup;
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
-    const int64_t k_blocks = p.alpha != 0.f && p.k > 0 ? sm90::k_block_count(p.k, p.type_ab) : 0;
+    const int64_t k_blocks = p.alpha != 0.f && p.k > 0 ? k_block_count(p.k, p.type_ab) : 0;
     params.k_blocks = static_cast<int32_t>(k_blocks);
 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "kernels/common/host_device.h"
+#include "kernels/common/params.h"
 
 namespace asyncgemm {
 
@@ -39,10 +40,14 @@ inline constexpr uint32_t kAtomBytes = 8 * kRowBytes;   // a swizzle atom: 8 row
 inline constexpr uint32_t kMmaKBytes = 32;              // K per MMA instruction: k16 of 16-bit elements, k8 of tf32
 inline constexpr int kMmaSteps = static_cast<int>(kRowBytes / kMmaKBytes);  // MMAs per 128-byte row of K
 
-// K per stage: one 128-byte row, 64 elements of f16/bf16 or 32 of f32 (tf32).
+// Elements in one 128-byte row.
 ASYNCGEMM_HOST_DEVICE constexpr int row_elements(uint32_t element_bytes) {
     return static_cast<int>(kRowBytes / element_bytes);
 }
+
+// K per stage of the TMA families: one 128-byte row, 64 elements of f16/bf16 or 32 of f32 (tf32).
+ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return row_elements(type_ab == kF32 ? 4 : 2); }
+constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_k(type_ab) - 1) / block_k(type_ab); }
 
 // A K-major operand tile: rows (M or N) of one 128-byte row of K each.  The descriptor of K step
 // `step` for the rows from `row0` on: 8-row groups are kAtomBytes apart (stride offset; the leading

@@ -21,10 +21,6 @@ inline constexpr int kTileM = 128;
 inline constexpr int kTileN = 128;
 inline constexpr int kStages = 4;
 
-// K per stage: 64 f16/bf16 or 32 tf32 elements.
-ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return row_elements(type_ab == kF32 ? 4 : 2); }
-constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_k(type_ab) - 1) / block_k(type_ab); }
-
 // ---- warp roles ------------------------------------------------------------------------------
 
 // Warp 0 loads operands (and C) with TMA; warp 1 allocates tensor memory and one of its threads

@@ -17,9 +17,10 @@ namespace asyncgemm::sm90 {
 
 // A block is three warpgroups: one producer (TMA) and two consumers (wgmma).  The consumers split
 // the tile_m x tile_n tile into consumers_m x consumers_n warpgroup tiles of 64 rows each; K is
-// walked in kBlockK-wide blocks through a ring of `stages` shared buffers.  With cluster_m == 2 the
-// blocks run in clusters of two on vertically adjacent tiles, which share their tile of B: each block
-// loads half of it and TMA multicasts that half into both, so B is read from L2 once per pair.
+// walked in block_k-wide blocks (smem_descriptor.h) through a ring of `stages` shared buffers.
+// With cluster_m == 2 the blocks run in clusters of two on vertically adjacent tiles, which share
+// their tile of B: each block loads half of it and TMA multicasts that half into both, so B is read
+// from L2 once per pair.
 struct TileConfig {
     int tile_m, tile_n;
     int consumers_m, consumers_n;
@@ -159,10 +160,6 @@ constexpr int64_t tile_count(const TileConfig &c, const Shape &s) {
 inline constexpr int kMaxSplits = 16;
 inline constexpr int kMinBlocksPerSplit = 4;  // below this the partials cost more than the MMAs
 
-// K per stage: one 128-byte row, 64 elements of f16/bf16 or 32 of f32 (tf32).
-inline constexpr int kBlockK = 64;
-ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return row_elements(type_ab == kF32 ? 4 : 2); }
-constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_k(type_ab) - 1) / block_k(type_ab); }
 
 // How many ranges to cut K into: where the tiles fill no more than half the SMs, enough work items
 // (tile, range) to fill them, each range at least kMinBlocksPerSplit blocks long.  Batched problems
