@@ -81,7 +81,8 @@ cublasStatus_t Cublas::gemm(const GemmWorkload &w, const void *a, const void *b,
     const cudaDataType_t type = cuda_type(w.dtype);
     return gemm_ex_(handle_, cublas_op(w.op_b), cublas_op(w.op_a), w.n, w.m, w.k,
                     &alpha, b, type, w.ldb(), a, type, w.lda(),
-                    &beta, d, type, w.ldd(), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+                    &beta, d, type, w.ldd(), w.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
+                    CUBLAS_GEMM_DEFAULT);
 }
 
 std::string Cublas::status_string(cublasStatus_t status) const {

@@ -25,7 +25,7 @@ public:
 
     // The row-major D = op_a(A) * op_b(B) that asyncgemm_gemm gets for this workload, with fp32
     // accumulation (for f32 inputs a true SGEMM: CUBLAS_COMPUTE_32F and the default math mode never
-    // use TF32).
+    // use TF32; tf32 workloads ask for CUBLAS_COMPUTE_32F_FAST_TF32).
     cublasStatus_t gemm(const GemmWorkload &workload, const void *a, const void *b, void *d) const;
 
     std::string status_string(cublasStatus_t status) const;

@@ -50,9 +50,11 @@ private:
 // Both sides accumulate in fp32 and round once to the output type, so they differ by at most about a
 // unit in the last place of the largest outputs (2^-10 relative for f16, 2^-7 for bf16) plus fp32
 // reassociation (~1e-6 at these depths).  The bounds leave a wide margin and still catch a wrong
-// tile, or TF32 in an fp32 product (~3e-4 at 4096^3).
-double error_tolerance(asyncgemm_dtype_t dtype) {
-    switch (dtype) {
+// tile, or TF32 in an fp32 product (~3e-4 at 4096^3).  Two TF32 products differ by about that
+// much again where one rounds its inputs to tf32 and the other truncates them.
+double error_tolerance(const GemmWorkload &w) {
+    if (w.tf32) return 5e-3;
+    switch (w.dtype) {
     case ASYNCGEMM_R_16F: return 1e-2;
     case ASYNCGEMM_R_16BF: return 5e-2;
     case ASYNCGEMM_R_32F: break;
@@ -73,11 +75,12 @@ double max_relative_error(const std::vector<double> &out, const std::vector<doub
 }
 
 // Why a result with this error is wrong, if it is.
-std::optional<std::string> error_verdict(double error, asyncgemm_dtype_t dtype) {
+std::optional<std::string> error_verdict(double error, const GemmWorkload &w) {
     if (std::isnan(error)) return std::string("D holds NaN: elements left unwritten or computed from garbage");
-    if (error <= error_tolerance(dtype)) return std::nullopt;
+    if (error <= error_tolerance(w)) return std::nullopt;
     char note[64];
-    std::snprintf(note, sizeof note, "error above the %s tolerance %.0e", dtype_name(dtype), error_tolerance(dtype));
+    std::snprintf(note, sizeof note, "error above the %s tolerance %.0e", w.tf32 ? "tf32" : dtype_name(w.dtype),
+                  error_tolerance(w));
     return std::string(note);
 }
 
@@ -134,7 +137,7 @@ public:
         if (!reference_.empty()) {
             row.max_rel_err = max_relative_error(
                 download_as_double(d_asyncgemm_.data(), w_.d_elements(), w_.dtype, s_.stream), reference_);
-            if (const std::optional<std::string> wrong = error_verdict(*row.max_rel_err, w_.dtype)) {
+            if (const std::optional<std::string> wrong = error_verdict(*row.max_rel_err, w_)) {
                 row.outcome = Outcome::failed;
                 row.note = *wrong;
             }
@@ -186,6 +189,9 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
     }
 
     WorkloadRun run(s, w, rotation);
+    // The handle's math mode for this workload's asyncgemm rows, back to exact fp32 after them.
+    check_asyncgemm(asyncgemm_set_math_mode(s.handle, w.tf32 ? ASYNCGEMM_MATH_TF32 : ASYNCGEMM_MATH_DEFAULT),
+                    "asyncgemm_set_math_mode");
     if (s.cublas) {
         s.progress.start(describe(w) + " cuBLAS");
         results.push_back(run.cublas_row());
@@ -194,6 +200,7 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
         s.progress.start(describe(w) + " " + algo_name(algo));
         results.push_back(run.algorithm_row(algo));
     }
+    check_asyncgemm(asyncgemm_set_math_mode(s.handle, ASYNCGEMM_MATH_DEFAULT), "asyncgemm_set_math_mode");
 }
 
 }  // namespace bench

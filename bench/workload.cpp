@@ -35,11 +35,13 @@ int64_t parse_dimension(const std::string &text, const std::string &spec) {
     return value;
 }
 
+// "tf32" is f32 data in TF32 math.
 asyncgemm_dtype_t parse_dtype(const std::string &text, const std::string &spec) {
+    if (text == "tf32") return ASYNCGEMM_R_32F;
     for (asyncgemm_dtype_t dtype : {ASYNCGEMM_R_32F, ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF})
         if (text == dtype_name(dtype)) return dtype;
     throw std::invalid_argument("workload '" + spec + "': dtype '" + text +
-                                "' is not one of f16, bf16, f32");
+                                "' is not one of f16, bf16, f32, tf32");
 }
 
 asyncgemm_op_t parse_op(char letter, const std::string &spec) {
@@ -54,7 +56,7 @@ asyncgemm_op_t parse_op(char letter, const std::string &spec) {
 
 std::string describe(const GemmWorkload &w) {
     return std::to_string(w.m) + "x" + std::to_string(w.n) + "x" + std::to_string(w.k) + " " +
-           dtype_name(w.dtype) + " " + op_letter(w.op_a) + op_letter(w.op_b);
+           (w.tf32 ? "tf32" : dtype_name(w.dtype)) + " " + op_letter(w.op_a) + op_letter(w.op_b);
 }
 
 GemmWorkload parse_workload(const std::string &spec) {
@@ -72,6 +74,7 @@ GemmWorkload parse_workload(const std::string &spec) {
     w.n = parse_dimension(dims[1], spec);
     w.k = parse_dimension(dims[2], spec);
     w.dtype = parse_dtype(fields[1], spec);
+    w.tf32 = fields[1] == "tf32";
     w.op_a = parse_op(fields[2][0], spec);
     w.op_b = parse_op(fields[2][1], spec);
     for (int64_t elements : {w.a_elements(), w.b_elements(), w.d_elements()})

@@ -14,6 +14,7 @@ struct GemmWorkload {
     int64_t m, n, k;
     asyncgemm_dtype_t dtype;  // of A, B and D alike
     asyncgemm_op_t op_a, op_b;
+    bool tf32 = false;  // f32 data multiplied in TF32 by both libraries (ASYNCGEMM_MATH_TF32, FAST_TF32)
 
     // Row-major storage: A is m x k (k x m when transposed), B is k x n (n x k), D is m x n.
     int64_t lda() const { return op_a == ASYNCGEMM_OP_N ? k : m; }

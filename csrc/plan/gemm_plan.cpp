@@ -8,6 +8,7 @@
 #include "plan/sm100_plan.h"
 #include "plan/sm80_plan.h"
 #include "plan/sm90_plan.h"
+#include "plan/tf32_transpose.h"
 #include "runtime/last_error.h"
 
 namespace asyncgemm::plan {
@@ -97,6 +98,10 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
     const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params, stream) : args.algo;
+    // TF32 with an MN-major f32 operand on Hopper: wgmma on K-major copies beats fp32 FMA by far.
+    if (args.algo == ASYNCGEMM_ALGO_AUTO && algo == ASYNCGEMM_ALGO_SIMT && tf32_transposable(handle, params) &&
+        launch_sm90_transposed(handle, params, stream))
+        return;
     if (args.algo == ASYNCGEMM_ALGO_SM100_TCGEN05 && !sm100_self_check_passed(handle, stream))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
              sm100_disabled_by_self_check(handle)

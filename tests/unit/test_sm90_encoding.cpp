@@ -10,6 +10,7 @@
 #include "kernels/sm90/sm90_config.h"
 #include "kernels/common/smem_descriptor.h"
 #include "plan/sm90_plan.h"
+#include "plan/tf32_transpose.h"
 #include "canonical_problem.h"
 
 using namespace asyncgemm;
@@ -206,4 +207,22 @@ TEST_CASE("tf32: f32 inputs only when allowed and both K-major; a stage holds 32
     CHECK(plan::sm90_tma_obstacle(p).empty());  // 400-byte rows
     p.lda = 101;
     CHECK(plan::sm90_tma_obstacle(p).find("leading dimension of A") != std::string::npos);
+}
+
+TEST_CASE("tf32 with MN-major operands: the Hopper family gets K-major copies with 16-byte rows") {
+    GemmParams p = test::canonical_problem(300, 200, 101, kF32, kF32, false, true);
+    p.batch_count = 3;
+    p.stride_a = 0;  // broadcast: one copy serves every batch
+    p.stride_b = 200 * 101;
+    alignas(256) static unsigned char copy[256];
+    const GemmParams copies = plan::with_k_major_copies(p, copy, nullptr);
+    CHECK(copies.a == copy);
+    CHECK(copies.lda == 104);  // 101 rounded up to 4 f32
+    CHECK(copies.stride_a == 0);
+    CHECK(copies.a_k_major == 1);
+    CHECK(copies.b == p.b);  // already K-major: untouched
+    CHECK(copies.ldb == p.ldb);
+    CHECK(copies.stride_b == p.stride_b);
+    CHECK(copies.b_k_major == 1);
+    CHECK(supports_types(copies.type_ab, copies.type_cd, true, copies.a_k_major != 0, copies.b_k_major != 0));
 }
