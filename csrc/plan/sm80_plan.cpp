@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "plan/autotune.h"
+#include "plan/forced_config.h"
 #include "plan/kernel_table.h"
 #include "runtime/workspace.h"
 
@@ -25,30 +26,9 @@ namespace {
 constexpr auto kSpecs = family_specs(Family::Sm80, sm80::kKernels);
 
 // ASYNCGEMM_SM80_CONFIG, parsed: "<config>" or "<config>:<splits>"; splits 0 means the heuristic's.
-struct ForcedConfig {
-    int config;
-    int splits;
-};
-
-std::optional<ForcedConfig> parse_forced_config(const char *text) {
-    if (text == nullptr || *text == '\0') return std::nullopt;
-    char *end = nullptr;
-    const long config = strtol(text, &end, 10);
-    long splits = 0;
-    if (*end == ':') splits = strtol(end + 1, &end, 10);
-    if (*end != '\0' || config < 0 || config >= sm80::kTileConfigCount || splits < 0 || splits > sm80::kMaxSplits)
-        fail(ASYNCGEMM_STATUS_INVALID_VALUE, std::string("ASYNCGEMM_SM80_CONFIG=") + text +
-                                                 ": expected <config>[:<splits>], config 0.." +
-                                                 std::to_string(sm80::kTileConfigCount - 1) + ", splits 0.." +
-                                                 std::to_string(sm80::kMaxSplits));
-    return ForcedConfig{static_cast<int>(config), static_cast<int>(splits)};
-}
-
-// Read once: the variable is set for a whole test process.  A malformed value fails every PIPELINED
-// call with the message above.
 std::optional<ForcedConfig> forced_config() {
     static const char *const text = getenv("ASYNCGEMM_SM80_CONFIG");
-    return parse_forced_config(text);
+    return parse_forced_config("ASYNCGEMM_SM80_CONFIG", text, sm80::kTileConfigCount, sm80::kMaxSplits);
 }
 
 size_t kernel_table_index(int sm80_kernel) { return family_base(Family::Sm80) + static_cast<size_t>(sm80_kernel); }

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "kernels/sm90/sm90_params.h"
 #include "plan/autotune.h"
+#include "plan/forced_config.h"
 #include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
 #include "plan/gemm_tma.h"
@@ -25,24 +26,9 @@ constexpr int32_t kRasterGroup = 16;
 
 // ASYNCGEMM_SM90_CONFIG=<config>[:<splits>]: every launch uses that configuration, split that many
 // ways where K allows (0 or absent: the heuristic's split).  The GPU tests run each one.
-struct ForcedConfig {
-    int config;
-    int splits;
-};
-
 std::optional<ForcedConfig> forced_config() {
     static const char *const text = getenv("ASYNCGEMM_SM90_CONFIG");
-    if (text == nullptr || *text == '\0') return std::nullopt;
-    char *end = nullptr;
-    const long config = strtol(text, &end, 10);
-    long splits = 0;
-    if (*end == ':') splits = strtol(end + 1, &end, 10);
-    if (*end != '\0' || config < 0 || config >= sm90::kTileConfigCount || splits < 0 || splits > sm90::kMaxSplits)
-        fail(ASYNCGEMM_STATUS_INVALID_VALUE, std::string("ASYNCGEMM_SM90_CONFIG=") + text +
-                                                 ": expected <config>[:<splits>], config 0.." +
-                                                 std::to_string(sm90::kTileConfigCount - 1) + ", splits 0.." +
-                                                 std::to_string(sm90::kMaxSplits));
-    return ForcedConfig{static_cast<int>(config), static_cast<int>(splits)};
+    return parse_forced_config("ASYNCGEMM_SM90_CONFIG", text, sm90::kTileConfigCount, sm90::kMaxSplits);
 }
 
 }  // namespace
