@@ -64,6 +64,22 @@ TEST_CASE("MN-major 16-bit operands: 64-wide blocks 64 * 128 bytes apart, a K st
     CHECK(f.stride == 1024);   // SBO: from one group of 8 K rows to the next
 }
 
+TEST_CASE("a K step's descriptor is the first step's advanced by the step's bytes (the K loop's add)") {
+    // Tiles up to the top of the 227 KB window: the address field never carries into the next field.
+    for (const uint32_t tile : {0x0u, 0x2000u, 0x30000u, 227u * 1024 - 16 * 1024}) {
+        for (int step = 0; step < kMmaSteps; ++step) {
+            CAPTURE(tile);
+            CAPTURE(step);
+            for (const MmaUnit unit : {MmaUnit::Wgmma, MmaUnit::Tcgen05}) {
+                CHECK(advance_descriptor(k_major_descriptor(unit, tile, 64, 0), step * k_major_step_bytes()) ==
+                      k_major_descriptor(unit, tile, 64, step));
+                CHECK(advance_descriptor(mn_major_descriptor(unit, tile, 1, 0, 2), step * mn_major_step_bytes(2)) ==
+                      mn_major_descriptor(unit, tile, 1, step, 2));
+            }
+        }
+    }
+}
+
 TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-row warpgroup tiles") {
     for (const TileConfig &c : kTileConfigs) {
         CAPTURE(c.tile_m);

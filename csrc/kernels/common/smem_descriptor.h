@@ -54,10 +54,11 @@ constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_
 // offset is unused with a swizzle), and a K step moves 32 bytes inside the row (the hardware applies
 // the swizzle to the address bits, so the start may sit inside an atom).  tcgen05.cp reads a
 // 128-row x 256-bit slice of a tile of 32-bit elements through the same descriptor.
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t k_major_step_bytes() { return kMmaKBytes; }
 ASYNCGEMM_HOST_DEVICE constexpr uint64_t k_major_descriptor(MmaUnit unit, uint32_t tile_address, int row0, int step) {
     return smem_descriptor(unit,
                            tile_address + static_cast<uint32_t>(row0) * kRowBytes +
-                               static_cast<uint32_t>(step) * kMmaKBytes,
+                               static_cast<uint32_t>(step) * k_major_step_bytes(),
                            16, kAtomBytes);
 }
 
@@ -68,12 +69,22 @@ ASYNCGEMM_HOST_DEVICE constexpr uint64_t k_major_descriptor(MmaUnit unit, uint32
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t mn_block_bytes(uint32_t element_bytes) {
     return static_cast<uint32_t>(row_elements(element_bytes)) * kRowBytes;
 }
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t mn_major_step_bytes(uint32_t element_bytes) {
+    return kMmaKBytes / element_bytes * kRowBytes;
+}
 ASYNCGEMM_HOST_DEVICE constexpr uint64_t mn_major_descriptor(MmaUnit unit, uint32_t tile_address, int block0, int step,
                                                              uint32_t element_bytes) {
     return smem_descriptor(unit,
                            tile_address + static_cast<uint32_t>(block0) * mn_block_bytes(element_bytes) +
-                               static_cast<uint32_t>(step) * (kMmaKBytes / element_bytes) * kRowBytes,
+                               static_cast<uint32_t>(step) * mn_major_step_bytes(element_bytes),
                            mn_block_bytes(element_bytes), kAtomBytes);
+}
+
+// The descriptor of the matrix `bytes` further on.  The start address is the low 14 bits, in 16-byte
+// units, and shared-memory addresses stay below 2^18, so the sum never carries out of its field: one
+// add in the K loop instead of rebuilding every field.
+ASYNCGEMM_HOST_DEVICE constexpr uint64_t advance_descriptor(uint64_t descriptor, uint32_t bytes) {
+    return descriptor + (bytes >> 4);
 }
 
 }  // namespace asyncgemm

@@ -68,8 +68,10 @@ struct EpilogueState {
 };
 
 // thread: the thread's index in its warpgroup; consumer: the warpgroup's index among the consumers.
-// alpha == 0 means there is no product (acc is not read): D = beta * C.
-template <typename TOut, int Config>
+// alpha == 0 means there is no product (acc is not read): D = beta * C.  AddC is beta != 0, a
+// template parameter: as a run-time test ptxas if-converts it, and every element then pays a shared
+// load, a conversion, an FMA and a select it throws away (twice the instructions of the store).
+template <typename TOut, int Config, bool AddC>
 __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                            const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                            int thread, int32_t row0, int32_t col0, int64_t batch, float alpha,
@@ -101,7 +103,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
         // The store issued from this buffer kEpilogueBuffers chunks ago has read it.
         if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kEpilogueBuffers - 1>{});
         named_barrier_sync(barrier_id, kWarpgroupThreads);
-        if (beta != 0.f) {
+        if constexpr (AddC) {
             uint64_t *loaded = &smem.c_loaded[consumer];
             if (leader) {
                 ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, loaded,
@@ -116,11 +118,14 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
         // D's value for accumulator group g (chunk-relative), half h, element e.
         const auto value = [&](int g, int h, int e) {
             const float product = alpha != 0.f ? alpha * acc[4 * (chunk * kGroups + g) + 2 * h + e] : 0.f;
-            if (beta == 0.f) return product;
-            const int row = 16 * warp + lane / 4 + 8 * h;
-            const int byte = (8 * g + 2 * (lane % 4) + e) * static_cast<int>(sizeof(TOut));
-            const TOut old = *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
-            return fmaf(beta, to_float(old), product);
+            if constexpr (AddC) {
+                const int row = 16 * warp + lane / 4 + 8 * h;
+                const int byte = (8 * g + 2 * (lane % 4) + e) * static_cast<int>(sizeof(TOut));
+                const TOut old = *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
+                return fmaf(beta, to_float(old), product);
+            } else {
+                return product;
+            }
         };
         if constexpr (sizeof(TOut) == 2) {
             // stmatrix.x4 of groups g, g + 1: matrices (rows 0-7, g), (rows 8-15, g), (0-7, g+1), (8-15, g+1).

@@ -21,17 +21,23 @@ struct WarpgroupTile {
     int wg_m, wg_n;
 };
 
-// The descriptors of K step `step` of the warpgroup's A rows and B columns in a stage.
+// The descriptors of the first K step of the warpgroup's A rows and B columns in a stage.
 template <bool AKMajor>
-__device__ __forceinline__ uint64_t a_descriptor(uint32_t a_tile, WarpgroupTile wg, int step) {
-    return AKMajor ? k_major_descriptor(MmaUnit::Wgmma, a_tile, 64 * wg.wg_m, step)
-                   : mn_major_descriptor(MmaUnit::Wgmma, a_tile, wg.wg_m, step, 2);
+__device__ __forceinline__ uint64_t a_descriptor(uint32_t a_tile, WarpgroupTile wg) {
+    return AKMajor ? k_major_descriptor(MmaUnit::Wgmma, a_tile, 64 * wg.wg_m, 0)
+                   : mn_major_descriptor(MmaUnit::Wgmma, a_tile, wg.wg_m, 0, 2);
 }
 template <int Config, bool BKMajor>
-__device__ __forceinline__ uint64_t b_descriptor(uint32_t b_tile, WarpgroupTile wg, int step) {
+__device__ __forceinline__ uint64_t b_descriptor(uint32_t b_tile, WarpgroupTile wg) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
-    return BKMajor ? k_major_descriptor(MmaUnit::Wgmma, b_tile, kN * wg.wg_n, step)
-                   : mn_major_descriptor(MmaUnit::Wgmma, b_tile, kN / 64 * wg.wg_n, step, 2);
+    return BKMajor ? k_major_descriptor(MmaUnit::Wgmma, b_tile, kN * wg.wg_n, 0)
+                   : mn_major_descriptor(MmaUnit::Wgmma, b_tile, kN / 64 * wg.wg_n, 0, 2);
+}
+
+// Bytes from one K step's descriptor to the next (MN-major operands are 16-bit: tf32 is K-major).
+template <bool KMajor>
+__device__ __forceinline__ constexpr uint32_t step_bytes() {
+    return KMajor ? k_major_step_bytes() : mn_major_step_bytes(2);
 }
 
 // Multiplies the tile's k_blocks K blocks into acc (overwriting it; untouched when k_blocks == 0),
@@ -59,11 +65,13 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
         }
         const uint32_t a_tile = smem_addr(smem.a_tile(slot.index));
         const uint32_t b_tile = smem_addr(smem.b_tile(slot.index));
+        const uint64_t a_first = a_descriptor<AKMajor>(a_tile, wg);
+        const uint64_t b_first = b_descriptor<Config, BKMajor>(b_tile, wg);
         wgmma_fence();
 #pragma unroll
         for (int step = 0; step < kMmaSteps; ++step) {
-            const uint64_t a = a_descriptor<AKMajor>(a_tile, wg, step);
-            const uint64_t b = b_descriptor<Config, BKMajor>(b_tile, wg, step);
+            const uint64_t a = advance_descriptor(a_first, step * step_bytes<AKMajor>());
+            const uint64_t b = advance_descriptor(b_first, step * step_bytes<BKMajor>());
             if constexpr (std::is_same_v<T, float>) {
                 static_assert(AKMajor && BKMajor, "tf32 operands are K-major");
                 wgmma_m64k8_tf32<kN>(acc, a, b, kb > 0 || step > 0);

@@ -34,7 +34,7 @@ namespace {
 
 namespace ptx = cuda::ptx;
 
-template <typename T, int Config, bool AKMajor, bool BKMajor>
+template <typename T, int Config, bool AKMajor, bool BKMajor, bool AddC>
 __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kN = warpgroup_n(kC);
@@ -57,13 +57,24 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
         const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
         switch (p.type_cd) {
-        case kF32: store_tile<float, Config>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
-        case kF16: store_tile<__half, Config>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
-        default: store_tile<__nv_bfloat16, Config>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
+        case kF32: store_tile<float, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
+        case kF16: store_tile<__half, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
+        default: store_tile<__nv_bfloat16, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
         }
     }
     // The block's shared memory must outlive the last stores' reads of it.
     if (thread == 0) ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});
+}
+
+// The epilogue's C or no C, chosen for the whole launch: two epilogues inlined behind a per-tile
+// branch, with 128 accumulators live across it, make ptxas spill hundreds of bytes.
+template <typename T, int Config, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void consume_with_c(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer) {
+    if (p.beta != 0.f) {
+        consume<T, Config, AKMajor, BKMajor, true>(p, smem, consumer);
+    } else {
+        consume<T, Config, AKMajor, BKMajor, false>(p, smem, consumer);
+    }
 }
 
 template <typename T, int Config>
@@ -106,16 +117,16 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
         const int consumer = warpgroup - 1;
-        // The majors pick the wgmma transpose bits, immediates of the instruction: one branch per launch.
-        // tf32 is K-major alone (the planner sends nothing else).
+        // The majors pick the wgmma transpose bits, immediates of the instruction, and beta != 0 whether
+        // the epilogue reads C: one branch per launch.  tf32 is K-major alone (the planner sends nothing else).
         if constexpr (std::is_same_v<T, float>) {
-            consume<T, Config, true, true>(p, smem, consumer);
+            consume_with_c<T, Config, true, true>(p, smem, consumer);
         } else if (p.a_k_major) {
-            if (p.b_k_major) consume<T, Config, true, true>(p, smem, consumer);
-            else consume<T, Config, true, false>(p, smem, consumer);
+            if (p.b_k_major) consume_with_c<T, Config, true, true>(p, smem, consumer);
+            else consume_with_c<T, Config, true, false>(p, smem, consumer);
         } else {
-            if (p.b_k_major) consume<T, Config, false, true>(p, smem, consumer);
-            else consume<T, Config, false, false>(p, smem, consumer);
+            if (p.b_k_major) consume_with_c<T, Config, false, true>(p, smem, consumer);
+            else consume_with_c<T, Config, false, false>(p, smem, consumer);
         }
         if constexpr (kCluster > 1) cluster_sync();
     }
