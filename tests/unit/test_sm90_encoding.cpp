@@ -86,6 +86,8 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
         CAPTURE(c.tile_n);
         CHECK(smem_bytes(c) + 1024 <= 227 * 1024);
         CHECK(c.consumers_m * c.consumers_n == kConsumers);
+        CHECK(c.groups_in_flight >= 1);
+        CHECK(c.groups_in_flight + 1 < c.stages);  // a stage left for the producer to fill
         CHECK(c.tile_m == 64 * c.consumers_m);
         CHECK((warpgroup_n(c) == 64 || warpgroup_n(c) == 128 || warpgroup_n(c) == 256));  // wgmma_m64k16's
         CHECK(c.tile_n % 64 == 0);

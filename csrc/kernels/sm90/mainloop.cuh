@@ -1,7 +1,8 @@
 // A consumer warpgroup's K loop for one tile: for each K block, wait for the stage to land, issue
 // kMmaSteps wgmma.mma_async on it (k16 of f16/bf16 or k8 of tf32 each; operands straight from the
-// swizzled TMA tiles through their matrix descriptors), commit them as one group, and release the
-// stage the group before read, so one group of MMAs is always queued behind the one running.
+// swizzled TMA tiles through their matrix descriptors), commit them as one group, wait until only
+// the configuration's groups_in_flight groups are still running, and release the stage of the one
+// that finished: MMAs stay queued behind the running one while the loop comes round.
 #pragma once
 
 #include <cuda/ptx>
@@ -59,7 +60,11 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
             ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &smem.empty[stage]);
         }
     };
-    int previous_stage = 0;
+    constexpr int kStages = kTileConfigs[Config].stages;
+    constexpr int kInFlight = kTileConfigs[Config].groups_in_flight;
+    // The stage of the K block `back` blocks before the current one.
+    static_assert(kInFlight >= 1 && kInFlight + 1 < kStages, "the producer keeps a stage to fill");
+    const auto stage_back = [&](int back) { return (slot.index + kStages - back) % kStages; };
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
         while (!ptx::mbarrier_try_wait_parity(&smem.full[slot.index], slot.phase)) {
         }
@@ -80,13 +85,15 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
             }
         }
         wgmma_commit_group();
-        // The group before this one has finished reading its stage.
-        wgmma_wait_group<1>();
-        if (kb > 0) release(previous_stage);
-        previous_stage = slot.index;
+        // The group kInFlight blocks back has finished reading its stage.
+        wgmma_wait_group<kInFlight>();
+        if (kb >= kInFlight) release(stage_back(kInFlight));
     }
     wgmma_wait_group<0>();
-    if (k_blocks > 0) release(previous_stage);
+    // `slot` is one past the last block now: release the stages of the last groups still held.
+#pragma unroll
+    for (int back = kInFlight; back >= 1; --back)
+        if (k_blocks >= back) release(stage_back(back));
     wgmma_fence_operands(acc);
 }
 
