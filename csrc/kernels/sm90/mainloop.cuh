@@ -62,8 +62,8 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
     };
     constexpr int kStages = kTileConfigs[Config].stages;
     constexpr int kInFlight = kTileConfigs[Config].groups_in_flight;
-    // The stage of the K block `back` blocks before the current one.
     static_assert(kInFlight >= 1 && kInFlight + 1 < kStages, "the producer keeps a stage to fill");
+    // The stage of the K block `back` blocks before the current one.
     const auto stage_back = [&](int back) { return (slot.index + kStages - back) % kStages; };
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
         while (!ptx::mbarrier_try_wait_parity(&smem.full[slot.index], slot.phase)) {

@@ -74,7 +74,8 @@ ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.
 constexpr uint64_t table_fingerprint() {
     uint64_t hash = kFnvOffset;
     for (const TileConfig &c : kTileConfigs)
-        hash = fnv1a(hash, {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.cluster_m, c.groups_in_flight});
+        hash = fnv1a(hash,
+                     {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.cluster_m, c.groups_in_flight});
     return hash;
 }
 

@@ -56,10 +56,17 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         if (p.splits > 1 && !reduce_splits<Config>(acc, p, smem, consumer, thread, work.tile, work.split)) continue;
         const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
         const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
+        const int64_t batch = tile.batch;
         switch (p.type_cd) {
-        case kF32: store_tile<float, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
-        case kF16: store_tile<__half, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
-        default: store_tile<__nv_bfloat16, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, tile.batch, alpha, state); break;
+        case kF32:
+            store_tile<float, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+            break;
+        case kF16:
+            store_tile<__half, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+            break;
+        default:
+            store_tile<__nv_bfloat16, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+            break;
         }
     }
     // The block's shared memory must outlive the last stores' reads of it.
