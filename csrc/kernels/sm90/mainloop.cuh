@@ -65,13 +65,16 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
     static_assert(kInFlight >= 1 && kInFlight + 1 < kStages, "the producer keeps a stage to fill");
     // The stage of the K block `back` blocks before the current one.
     const auto stage_back = [&](int back) { return (slot.index + kStages - back) % kStages; };
+    // A stage's descriptors are stage 0's advanced by the stages before it: a multiply-add per K
+    // block instead of rebuilding every field.
+    const uint64_t a_stage0 = a_descriptor<AKMajor>(smem_addr(smem.a_tile(0)), wg);
+    const uint64_t b_stage0 = b_descriptor<Config, BKMajor>(smem_addr(smem.b_tile(0)), wg);
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
         while (!ptx::mbarrier_try_wait_parity(&smem.full[slot.index], slot.phase)) {
         }
-        const uint32_t a_tile = smem_addr(smem.a_tile(slot.index));
-        const uint32_t b_tile = smem_addr(smem.b_tile(slot.index));
-        const uint64_t a_first = a_descriptor<AKMajor>(a_tile, wg);
-        const uint64_t b_first = b_descriptor<Config, BKMajor>(b_tile, wg);
+        const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
+        const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
+        const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
         wgmma_fence();
 #pragma unroll
         for (int step = 0; step < kMmaSteps; ++step) {
