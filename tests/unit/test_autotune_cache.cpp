@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "asyncgemm.h"
+#include "canonical_problem.h"
 #include "plan/autotune_cache.h"
 
 namespace asyncgemm::plan {
@@ -110,15 +111,8 @@ bool only_file_left(const std::string &directory, const std::string &file) {
 }
 
 GemmParams problem(int64_t m, int64_t n, int64_t k, int64_t batch_count) {
-    GemmParams p{};
-    p.m = m;
-    p.n = n;
-    p.k = k;
+    GemmParams p = test::canonical_problem(m, n, k, kBF16, kF16, false, true);
     p.batch_count = batch_count;
-    p.type_ab = kBF16;
-    p.type_cd = kF16;
-    p.a_k_major = 0;
-    p.b_k_major = 1;
     return p;
 }
 
