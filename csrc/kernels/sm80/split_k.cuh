@@ -4,14 +4,15 @@
 //
 // Each block stores its fp32 accumulators as they lie in registers: accumulator group v (4 floats,
 // one mma tile) of thread t at float4 (split * kVectors + v) * threads + t of the tile's area, so
-// every store and load of a warp is 512 contiguous bytes.  The stores are made visible device-wide
-// (__threadfence) before the block counts itself in the tile's counter, and the last block fences
-// again before it reads the others'; it then sets the counter back to zero for the next launch.
+// every store and load of a warp is 512 contiguous bytes.  Thread 0 counts the block in the tile's
+// counter (split_arrival.cuh: a release/acquire handshake between two block barriers); the last block
+// reads every partial and sets the counter back to zero for the next launch.
 #pragma once
 
 #include <stdint.h>
 
 #include "kernels/common/params.h"
+#include "kernels/common/split_arrival.cuh"
 #include "kernels/sm80/sm80_config.h"
 #include "kernels/sm80/warp_tile.cuh"
 
@@ -27,7 +28,7 @@ __device__ __forceinline__ bool reduce_splits(WarpTile<T, Config> &tile, const G
     constexpr int kTilesM = mma_tiles_m(kC), kTilesN = mma_tiles_n(kC);
     constexpr int kVectors = kTilesM * kTilesN;
     float4 *area = static_cast<float4 *>(p.partials) + static_cast<int64_t>(tile_index) * p.splits * kVectors * kThreads;
-    int *counter = static_cast<int *>(p.tile_counters) + tile_index;
+    int32_t *counter = static_cast<int32_t *>(p.tile_counters) + tile_index;
 
     float4 *mine = area + split * kVectors * kThreads + thread;
 #pragma unroll
@@ -38,13 +39,11 @@ __device__ __forceinline__ bool reduce_splits(WarpTile<T, Config> &tile, const G
             mine[(i * kTilesN + j) * kThreads] = make_float4(a[0], a[1], a[2], a[3]);
         }
     }
-    __threadfence();
-    // One arrival per block, counted only once every thread's stores are fenced (the first barrier:
-    // the second one's argument is evaluated before it waits), and the verdict handed to all.
+    // One arrival per block, counted only once every thread has stored (the first barrier: the
+    // second one's argument is evaluated before it waits), and the verdict handed to all.
     __syncthreads();
-    const bool last = __syncthreads_or(thread == 0 && atomicAdd(counter, 1) == p.splits - 1) != 0;
+    const bool last = __syncthreads_or(thread == 0 && arrive_last_split(counter, p.splits)) != 0;
     if (!last) return false;
-    __threadfence();
 
     // Split by split, each split's loads all issued together (one L2 round trip per split, not one
     // per accumulator group), added in split order.

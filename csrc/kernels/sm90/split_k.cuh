@@ -3,14 +3,15 @@
 // order, so the sum's rounding (and hence D) is the same bits on every run, whichever finishes last.
 //
 // Each warpgroup stores its fp32 accumulators as they lie in registers: float4 v of thread t at
-// v * 128 + t of its area, so every store and load of a warp is 512 contiguous bytes.  The stores are
-// made visible device-wide (__threadfence) before the leader counts the warpgroup in the tile's
-// counter; the last one fences again before it reads the others', and sets the counter back to zero
-// for the next launch.
+// v * 128 + t of its area, so every store and load of a warp is 512 contiguous bytes.  The
+// warpgroup's leader counts it in the tile's counter (split_arrival.cuh: a release/acquire handshake
+// between the warpgroup barriers); the last one reads every partial and sets the counter back to
+// zero for the next launch.
 #pragma once
 
 #include <stdint.h>
 
+#include "kernels/common/split_arrival.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/sm90/shared_storage.cuh"
 #include "kernels/sm90/sm90_params.h"
@@ -39,12 +40,10 @@ __device__ __forceinline__ bool reduce_splits(float (&acc)[warpgroup_n(kTileConf
 #pragma unroll
     for (int v = 0; v < kVectors; ++v)
         mine[v * kWarpgroupThreads] = make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
-    __threadfence();
     named_barrier_sync(barrier_id, kWarpgroupThreads);
-    if (thread == 0) smem.split_last[consumer] = atomicAdd(counter, 1) == p.splits - 1;
+    if (thread == 0) smem.split_last[consumer] = arrive_last_split(counter, p.splits);
     named_barrier_sync(barrier_id, kWarpgroupThreads);
     if (!smem.split_last[consumer]) return false;
-    __threadfence();
 
     // acc is stored: the sum of every range, its own included, is read back in split order, straight
     // into acc (a sum beside it would not fit the registers next to 128 accumulators).
