@@ -175,10 +175,12 @@ TEST_CASE("what TMA cannot describe is named, and only that") {
     CHECK(plan::sm90_tma_obstacle(batch).find("batch stride of B") != std::string::npos);
 }
 
-TEST_CASE("split K: only where the tiles fill at most half the SMs, ranges of 4 blocks or more, none empty") {
+TEST_CASE("split K: only where the tiles fill at most half the SMs, ranges of 24 blocks or more, none empty") {
     const TileConfig &square = kTileConfigs[kConfigSquare];
     CHECK(split_count(square, {1024, 1024, 14336, 1}, 132) == 2);   // 64 tiles
-    CHECK(split_count(square, {128, 4096, 4096, 1}, 132) == 4);     // 32 tiles
+    CHECK(split_count(square, {128, 4096, 4096, 1}, 132) == 2);     // 32 tiles, 64 blocks of K
+    CHECK(split_count(square, {128, 4096, 16384, 1}, 132) == 4);    // 32 tiles, 256 blocks of K
+    CHECK(split_count(kTileConfigs[kConfigShortNarrow], {16, 8192, 2048, 1}, 132) == 1);  // 32 blocks
     CHECK(split_count(kTileConfigs[kConfigShortM], {16, 8192, 8192, 1}, 132) == 4);
     CHECK(split_count(square, {1024, 1024, 128, 1}, 132) == 1);     // 2 blocks of K: nothing to cut
     CHECK(split_count(square, {1024, 1024, 14336, 2}, 132) == 1);   // batched

@@ -166,7 +166,10 @@ constexpr int64_t tile_count(const TileConfig &c, const Shape &s) {
 // ---- split-K -----------------------------------------------------------------------------------
 
 inline constexpr int kMaxSplits = 16;
-inline constexpr int kMinBlocksPerSplit = 4;  // below this the partials cost more than the MMAs
+// Below this many K blocks a range's loads cost less than the partials' round trip and the wait for
+// the last range (measured on H100: 16 x 8192 x 2048 runs 6% faster unsplit than split in two ranges
+// of 16 blocks, 128 x 4096 x 2048 3%; 128 x 4096 x 4096 2% slower unsplit than in two of 32).
+inline constexpr int kMinBlocksPerSplit = 24;
 
 
 // How many ranges to cut K into: where the tiles fill no more than half the SMs, enough work items
