@@ -69,8 +69,9 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
             break;
         }
     }
-    // The block's shared memory must outlive the last stores' reads of it.
-    if (thread == 0) ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});
+    // The block's shared memory must outlive the last stores' reads of it; their writes to D need not
+    // land before the block exits (the grid's end makes them visible), so only the reads are awaited.
+    if (thread == 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
 }
 
 // The epilogue's C or no C, chosen for the whole launch: two epilogues inlined behind a per-tile
