@@ -45,9 +45,9 @@ __device__ __forceinline__ bool reduce_splits(float (&acc)[warpgroup_n(kTileConf
     named_barrier_sync(barrier_id, kWarpgroupThreads);
     if (!smem.split_last[consumer]) return false;
 
-    // acc is stored: the sum of every range, its own included, is read back in split order, straight
-    // into acc (a sum beside it would not fit the registers next to 128 accumulators).  With two
-    // ranges acc is kept and only the other range's partial is read: a + b is b + a in floating
+    // The partials are added in split order straight into acc (a sum beside it would not fit the
+    // registers next to 128 accumulators), this range's own read back like the others.  With two
+    // ranges acc stands for its own and only the other range's is read: a + b is b + a in floating
     // point, so the sum has the same bits whichever range came last, for one L2 round trip fewer.
     const int kept = p.splits == 2 ? split : -1;
 #pragma unroll
