@@ -74,17 +74,17 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         // would cut the instruction stream into pieces ptxas cannot interleave.  tf32 is K-major
         // alone (the planner sends nothing else).
         if constexpr (std::is_same_v<T, float>) {
-            mainloop<kStages, true, true>(tile, slices, copy_slice, a_address, b_address);
+            mainloop<kStages, kC.refill_after_mma, true, true>(tile, slices, copy_slice, a_address, b_address);
         } else if (p.a_k_major != 0) {
             if (p.b_k_major != 0) {
-                mainloop<kStages, true, true>(tile, slices, copy_slice, a_address, b_address);
+                mainloop<kStages, kC.refill_after_mma, true, true>(tile, slices, copy_slice, a_address, b_address);
             } else {
-                mainloop<kStages, true, false>(tile, slices, copy_slice, a_address, b_address);
+                mainloop<kStages, kC.refill_after_mma, true, false>(tile, slices, copy_slice, a_address, b_address);
             }
         } else if (p.b_k_major != 0) {
-            mainloop<kStages, false, true>(tile, slices, copy_slice, a_address, b_address);
+            mainloop<kStages, kC.refill_after_mma, false, true>(tile, slices, copy_slice, a_address, b_address);
         } else {
-            mainloop<kStages, false, false>(tile, slices, copy_slice, a_address, b_address);
+            mainloop<kStages, kC.refill_after_mma, false, false>(tile, slices, copy_slice, a_address, b_address);
         }
 
         // Split-K (never with batches): the last block of the tile to finish stores the sum.
