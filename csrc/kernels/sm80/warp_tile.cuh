@@ -19,34 +19,33 @@
 
 namespace asyncgemm::sm80 {
 
-// Where one lane's ldmatrix rows lie in one operand's tile_x x tile_k tile; x blocks and k steps are
-// whole 16 x 16 blocks, which move along rows or chunks depending on the major (a uniform run-time
-// choice).  The tile's shape is a template parameter so that a block's row step is an immediate of
-// the load: a step held in a register would be added to the address register in place, and that
-// add waits until the previous ldmatrix has read the register.
-template <int TileX, int TileK>
+// Where one lane's ldmatrix rows lie in one operand's tile; x blocks and k steps are whole 16 x 16
+// blocks, which move along rows or chunks depending on the major (a uniform run-time choice).
 class FragmentAddress {
 public:
     // warp_x: the warp tile's first x in the block tile.  k_first: matrices step along k first (B's
     // order above), else along x (A's).
-    __device__ __forceinline__ FragmentAddress(bool k_major, int warp_x, bool k_first, int lane)
+    __device__ __forceinline__ FragmentAddress(int tile_x, int tile_k, bool k_major, int warp_x, bool k_first,
+                                               int lane)
         : swizzle_(lane % kSwizzleRows) {
         const int q = lane / 8;
         const int r = lane % 8;
         const int x8 = k_first ? q / 2 : q % 2;  // the matrix's x / 8 and k / 8 in the 16 x 16 block
         const int k8 = k_first ? q % 2 : q / 2;
+        const int row_bytes = operand_layout(tile_x, tile_k, k_major).row_chunks * kSwizzleChunkBytes;
         const int lane_row = k_major ? warp_x + x8 * 8 + r : k8 * 8 + r;
         lane_chunk_ = k_major ? k8 : warp_x / kChunkElements + x8;
-        lane_offset_ = static_cast<uint32_t>(lane_row * (k_major ? kRowBytes<true> : kRowBytes<false>));
+        lane_offset_ = static_cast<uint32_t>(lane_row * row_bytes);
+        block_row_bytes_ = static_cast<uint32_t>(16 * row_bytes);
     }
 
     // ldmatrix.x4 of the 16 x 16 block at x = 16 * x_block (from the warp's first x), k = 16 * k_step.
-    // KMajor must be the major the address was built for (the caller branches once per launch).
+    // KMajor must be the major the address was built for (the caller branches once per slice).
     template <bool KMajor>
     __device__ __forceinline__ void load(uint32_t (&r)[4], uint32_t tile, int x_block, int k_step) const {
         const int row_block = KMajor ? x_block : k_step;
         const int chunk = lane_chunk_ + 2 * (KMajor ? k_step : x_block);
-        const uint32_t address = tile + lane_offset_ + static_cast<uint32_t>(row_block * 16 * kRowBytes<KMajor>) +
+        const uint32_t address = tile + lane_offset_ + row_block * block_row_bytes_ +
                                  static_cast<uint32_t>((chunk ^ swizzle_) * kSwizzleChunkBytes);
         if constexpr (KMajor) {
             ldmatrix_x4(r, address);
@@ -56,13 +55,10 @@ public:
     }
 
 private:
-    // Bytes per shared row of the tile, K-major or MN-major.
-    template <bool KMajor>
-    static constexpr int kRowBytes = operand_layout(TileX, TileK, KMajor).row_chunks * kSwizzleChunkBytes;
-
     int swizzle_;
     int lane_chunk_;
     uint32_t lane_offset_;
+    uint32_t block_row_bytes_;
 };
 
 // T: __half, __nv_bfloat16, or float (tf32, K-major operands only).  The warp at (warp / warps_n, warp % warps_n) of the warp grid owns
@@ -89,8 +85,8 @@ public:
     __device__ __forceinline__ WarpTile(bool a_k_major, bool b_k_major, int warp, int lane)
         : warp_m0(warp / kC.warps_n * warp_tile_m(kC)),
           warp_n0(warp % kC.warps_n * warp_tile_n(kC)),
-          a_(a_k_major, warp_m0, false, lane),
-          b_(b_k_major, warp_n0, true, lane) {
+          a_(kC.tile_m, kC.tile_k, a_k_major, warp_m0, false, lane),
+          b_(kC.tile_n, kC.tile_k, b_k_major, warp_n0, true, lane) {
 #pragma unroll
         for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
@@ -126,8 +122,7 @@ public:
     float acc[kTilesM][kTilesN][4];  // mma tile (i, j): rows warp_m0 + 16 i, columns warp_n0 + 8 j
 
 private:
-    FragmentAddress<kC.tile_m, kC.tile_k> a_;
-    FragmentAddress<kC.tile_n, kC.tile_k> b_;
+    FragmentAddress a_, b_;
 };
 
 }  // namespace asyncgemm::sm80
