@@ -27,7 +27,8 @@ namespace asyncgemm::sm80 {
 
 // copy_slice(stage): issue the next slice's cp.async into stage `stage` (no commit).
 // a_tile(stage), b_tile(stage): shared-window addresses of the stage's operand tiles.
-template <int Stages, bool RefillAfterMma, bool AKMajor, bool BKMajor, typename Tile, typename CopySlice, typename ATile, typename BTile>
+template <int Stages, bool RefillAfterMma, bool AKMajor, bool BKMajor, typename Tile, typename CopySlice, typename ATile,
+          typename BTile>
 __device__ __forceinline__ void mainloop(Tile &tile, int slices, const CopySlice &copy_slice, const ATile &a_tile,
                                          const BTile &b_tile) {
     constexpr int kSteps = Tile::kSteps;
