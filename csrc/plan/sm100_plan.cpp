@@ -72,7 +72,7 @@ Sm100Params sm100_params(const GemmParams &p) {
     params.d_vectors = rows_aligned(p, p.d, p.ldd, p.stride_d);
     params.tiles_m = static_cast<int32_t>(tiles_m);
     params.tiles_n = static_cast<int32_t>(tiles_n);
-    params.raster_group = kRasterGroup;
+    params.order = persistent_order(params.tiles_m, params.tiles_n, kRasterGroup, 1);
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
     params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>(k_block_count(p.k, p.type_ab)) : 0;
     return params;

@@ -103,7 +103,6 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice 
     params.c_batched = batched(p, p.stride_c);
     params.tiles_m = static_cast<int32_t>(tiles_m);
     params.tiles_n = static_cast<int32_t>(tiles_n);
-    params.raster_group = kRasterGroup;
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
     const int64_t k_blocks = p.alpha != 0.f && p.k > 0 ? k_block_count(p.k, p.type_ab) : 0;
     params.k_blocks = static_cast<int32_t>(k_blocks);
@@ -111,6 +110,8 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;
     const auto run = [&](int splits) {
         params.splits = splits;
+        params.order = persistent_order(static_cast<int32_t>(tiles_m / c.cluster_m), static_cast<int32_t>(tiles_n),
+                                        kRasterGroup, splits);
         params.blocks_per_split = splits > 1 ? sm90::blocks_per_split(k_blocks, splits) : params.k_blocks;
         // Persistent: at most one block per SM, in whole clusters.
         const int64_t clusters = std::min<int64_t>(tiles * splits / c.cluster_m, sm_count / c.cluster_m);

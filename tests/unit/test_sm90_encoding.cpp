@@ -1,11 +1,8 @@
 // The Hopper family's encodings and plan: wgmma shared-memory descriptors, TMA map shapes, what TMA
-// cannot describe, the configuration table's resource use and the persistent tile order.  Expected
-// values are worked out by hand from the PTX ISA ("Matrix Descriptor Format" of the asynchronous
-// warpgroup MMA, sm_90) and the CUDA driver API's cuTensorMapEncodeTiled rules.
+// cannot describe and the configuration table's resource use.  Expected values are worked out by
+// hand from the PTX ISA ("Matrix Descriptor Format" of the asynchronous warpgroup MMA, sm_90) and
+// the CUDA driver API's cuTensorMapEncodeTiled rules.
 #include <doctest/doctest.h>
-
-#include <set>
-#include <utility>
 
 #include "kernels/sm90/sm90_config.h"
 #include "kernels/common/smem_descriptor.h"
@@ -106,20 +103,6 @@ TEST_CASE("the heuristic: the largest tile that comes near a wave, else 128 x 12
     CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortNarrow);
     CHECK(choose_config({64, 65536, 512, 1}, 132) == kConfigShortM);
     CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);     // batches count as tiles
-}
-
-TEST_CASE("the persistent order visits every tile of every batch once") {
-    const int32_t tiles_m = 7, tiles_n = 5;
-    const int64_t batches = 3;
-    std::set<std::pair<int64_t, std::pair<int32_t, int32_t>>> seen;
-    for (int64_t item = 0; item < tiles_m * tiles_n * batches; ++item) {
-        const WorkTile t = work_tile(item, tiles_m, tiles_n, 4);
-        CHECK(t.batch == item / (tiles_m * tiles_n));
-        CHECK(t.m < tiles_m);
-        CHECK(t.n < tiles_n);
-        seen.insert({t.batch, {t.m, t.n}});
-    }
-    CHECK(seen.size() == static_cast<size_t>(tiles_m * tiles_n * batches));
 }
 
 TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; strides in bytes") {

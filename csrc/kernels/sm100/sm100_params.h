@@ -7,6 +7,8 @@
 #include <cuda.h>
 #include <stdint.h>
 
+#include "kernels/common/raster.h"
+
 namespace asyncgemm {
 
 struct Sm100Params {
@@ -31,7 +33,7 @@ struct Sm100Params {
     int32_t a_batched, b_batched, c_batched;  // 1: the batch is the map's third coordinate; 0: broadcast
     int32_t c_vectors, d_vectors;             // 1: rows of C / D start 16-byte aligned (base, ld, batch stride)
     int32_t tiles_m, tiles_n;
-    int32_t raster_group;
+    PersistentOrder order;  // work item -> tile
     int32_t k_blocks;  // K blocks per tile; 0 when there is no product (alpha == 0 or k == 0)
 };
 

@@ -39,11 +39,11 @@ struct TileScheduler {
 
     __device__ __forceinline__ WorkItem item(const Sm90Params &p, int64_t i) const {
         WorkItem w;
-        const int64_t group = i / p.splits;
-        w.split = static_cast<int>(i % p.splits);
-        w.place = work_tile(group, p.tiles_m / kCluster, p.tiles_n, p.raster_group);
+        const WorkPlace at = p.order.place(i);
+        w.split = at.split;
+        w.place = at.tile;
         w.place.m = w.place.m * kCluster + rank;
-        w.tile = group * kCluster + rank;
+        w.tile = at.group * kCluster + rank;
         w.first_block = w.split * p.blocks_per_split;
         w.blocks = min(p.blocks_per_split, p.k_blocks - w.first_block);
         return w;
