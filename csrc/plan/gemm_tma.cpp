@@ -36,6 +36,20 @@ TensorMap3d operand_map(const GemmParams &p, bool k_major, int64_t rows_extent, 
 
 bool batched(const GemmParams &p, int64_t batch_stride) { return p.batch_count > 1 && batch_stride != 0; }
 
+GemmParams batch_range(const GemmParams &p, int64_t first, int64_t count) {
+    GemmParams range = p;
+    const auto advance = [&](const void *base, int64_t stride, int32_t dtype) -> const void * {
+        if (base == nullptr || !batched(p, stride)) return base;
+        return static_cast<const char *>(base) + first * stride * static_cast<int64_t>(dtype_size(dtype));
+    };
+    range.a = advance(p.a, p.stride_a, p.type_ab);
+    range.b = advance(p.b, p.stride_b, p.type_ab);
+    range.c = advance(p.c, p.stride_c, p.type_cd);
+    range.d = const_cast<void *>(advance(p.d, p.stride_d, p.type_cd));
+    range.batch_count = count;
+    return range;
+}
+
 TensorMap3d operand_a_map(const GemmParams &p, uint32_t rows) {
     return operand_map(p, p.a_k_major != 0, p.m, p.lda, p.stride_a, rows);
 }

@@ -26,6 +26,14 @@ struct TensorMap3d {
 // True when batches of the problem step through the matrix (batch_count > 1, stride not 0).
 bool batched(const GemmParams &params, int64_t batch_stride);
 
+// The persistent kernels number a launch's work items (tiles, or K ranges of tiles) in 32 bits
+// (raster.h's PersistentOrder): a batched problem with more is launched in ranges of batches.
+inline constexpr int64_t kMaxWorkItems = INT32_MAX;
+
+// Batches first .. first + count - 1 of the problem as a problem of their own: each batched matrix's
+// base moved to batch `first`.
+GemmParams batch_range(const GemmParams &params, int64_t first, int64_t count);
+
 // An operand tile of one stage: `rows` rows (M of A, N of B) by one 128-byte row of K.  K-major:
 // {k, rows} as one box {K per stage, rows}; MN-major: {rows, k} in boxes of one 128-byte row of
 // M (or N) by K per stage, loaded side by side.

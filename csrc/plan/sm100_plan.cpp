@@ -91,11 +91,18 @@ void launch_sm100(const Handle &handle, const GemmParams &p, void *stream) {
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string("ASYNCGEMM_ALGO_SM100_TCGEN05 has no kernel for ") +
                                                  dtype_name(p.type_ab) + " inputs on " + handle.device().name);
     Sm100Params params = sm100_params(p);
+    const int64_t tiles_per_batch = static_cast<int64_t>(params.tiles_m) * params.tiles_n;
+    if (tiles_per_batch * p.batch_count > kMaxWorkItems) {
+        const int64_t per_launch = kMaxWorkItems / tiles_per_batch;
+        for (int64_t first = 0; first < p.batch_count; first += per_launch)
+            launch_sm100(handle, batch_range(p, first, std::min(per_launch, p.batch_count - first)), stream);
+        return;
+    }
     encode_swizzled(params.a_map, sm100_a_map(p), p.a, p.type_ab);
     encode_swizzled(params.b_map, sm100_b_map(p), p.b, p.type_ab);
     if (params.seed_c) encode_swizzled(params.c_map, sm100_c_map(p), p.c, p.type_cd);
     // Persistent: at most one block per SM.
-    const int64_t tiles = static_cast<int64_t>(params.tiles_m) * params.tiles_n * p.batch_count;
+    const int64_t tiles = tiles_per_batch * p.batch_count;
     const auto blocks = static_cast<uint32_t>(std::min<int64_t>(tiles, handle.device().sm_count));
     handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm100::kThreads), 1, 1},
                   sm100::kKernels[kernel].dynamic_smem, &params, sizeof params, stream);

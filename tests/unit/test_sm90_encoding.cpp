@@ -6,6 +6,7 @@
 
 #include "kernels/sm90/sm90_config.h"
 #include "kernels/common/smem_descriptor.h"
+#include "plan/gemm_tma.h"
 #include "plan/sm90_plan.h"
 #include "plan/tf32_transpose.h"
 #include "canonical_problem.h"
@@ -103,6 +104,24 @@ TEST_CASE("the heuristic: the largest tile that comes near a wave, else 128 x 12
     CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortNarrow);
     CHECK(choose_config({64, 65536, 512, 1}, 132) == kConfigShortM);
     CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);     // batches count as tiles
+}
+
+TEST_CASE("a range of batches moves the batched matrices' bases, not the broadcast ones") {
+    GemmParams p = problem(64, 32, 16, true, true);
+    p.batch_count = 10;
+    p.stride_a = 64 * 16;
+    p.stride_b = 0;  // broadcast
+    p.stride_d = 64 * 32 + 8;
+    p.c = nullptr;
+    p.stride_c = 64 * 32;
+    const GemmParams r = plan::batch_range(p, 3, 4);
+    CHECK(r.batch_count == 4);
+    CHECK(static_cast<const char *>(r.a) == static_cast<const char *>(p.a) + 3 * 64 * 16 * 2);
+    CHECK(r.b == p.b);
+    CHECK(r.c == nullptr);
+    CHECK(static_cast<char *>(r.d) == static_cast<char *>(p.d) + 3 * (64 * 32 + 8) * 2);
+    CHECK(r.m == p.m);
+    CHECK(r.stride_a == p.stride_a);
 }
 
 TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; strides in bytes") {

@@ -27,11 +27,6 @@ struct FastDivmod {
     ASYNCGEMM_HOST_DEVICE constexpr uint32_t quotient(uint32_t n) const {
         return static_cast<uint32_t>((static_cast<uint64_t>(n) * multiplier) >> shift);
     }
-    // n / divisor for any n >= 0: past 2^31 - 1 (only where a grid's work items are that many) the
-    // plain division.  n is the same across a warp, so the branch does not diverge.
-    ASYNCGEMM_HOST_DEVICE constexpr int64_t quotient(int64_t n) const {
-        return n <= INT32_MAX ? static_cast<int64_t>(quotient(static_cast<uint32_t>(n))) : n / divisor;
-    }
 };
 
 // divisor in [1, 2^31].

@@ -57,11 +57,13 @@ struct PersistentOrder {
     FastDivmod last_rows;       // tile rows of the last band (fewer where rows does not divide tiles_m)
     int32_t last_band;
 
-    ASYNCGEMM_HOST_DEVICE constexpr WorkPlace place(int64_t item) const {
-        const int64_t group = splits.quotient(item);
-        const int32_t split = static_cast<int32_t>(item - group * splits.divisor);
-        const int64_t batch = tiles.quotient(group);
-        const auto tile = static_cast<uint32_t>(group - batch * tiles.divisor);  // < 2^31
+    // item < 2^31: the planners launch no more work items (plan/gemm_tma.h, kMaxWorkItems), so no
+    // 64-bit division, whose subroutine's call frame alone costs a 128-accumulator kernel local memory.
+    ASYNCGEMM_HOST_DEVICE constexpr WorkPlace place(uint32_t item) const {
+        const uint32_t group = splits.quotient(item);
+        const auto split = static_cast<int32_t>(item - group * splits.divisor);
+        const uint32_t batch = tiles.quotient(group);
+        const uint32_t tile = group - batch * tiles.divisor;
         const uint32_t band = band_tiles.quotient(tile);
         const uint32_t in_band = tile - band * band_tiles.divisor;
         const FastDivmod band_rows = static_cast<int32_t>(band) < last_band ? rows : last_rows;

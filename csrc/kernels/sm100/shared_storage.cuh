@@ -39,7 +39,7 @@ struct TileScheduler {
     __device__ __forceinline__ explicit TileScheduler(const Sm100Params &p)
         : first(blockIdx.x), stride(gridDim.x), count(static_cast<int64_t>(p.tiles_m) * p.tiles_n * p.batch_count) {}
     __device__ __forceinline__ WorkTile tile(const Sm100Params &p, int64_t item) const {
-        return p.order.place(item).tile;
+        return p.order.place(static_cast<uint32_t>(item)).tile;  // item < count < 2^31 (the planner)
     }
 };
 

@@ -39,7 +39,7 @@ struct TileScheduler {
 
     __device__ __forceinline__ WorkItem item(const Sm90Params &p, int64_t i) const {
         WorkItem w;
-        const WorkPlace at = p.order.place(i);
+        const WorkPlace at = p.order.place(static_cast<uint32_t>(i));  // i < count < 2^31 (the planner)
         w.split = at.split;
         w.place = at.tile;
         w.place.m = w.place.m * kCluster + rank;
