@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <stdint.h>
 
+#include <algorithm>
 #include <string>
 
 #include "kernels/common/params.h"
@@ -33,6 +34,17 @@ inline constexpr int64_t kMaxWorkItems = INT32_MAX;
 // Batches first .. first + count - 1 of the problem as a problem of their own: each batched matrix's
 // base moved to batch `first`.
 GemmParams batch_range(const GemmParams &params, int64_t first, int64_t count);
+
+// Where the problem has more than kMaxWorkItems work items (tiles_per_batch a batch), calls
+// launch(range) for ranges of batches with fewer each, and returns true; else returns false.
+template <typename Launch>
+bool launch_in_batch_ranges(const GemmParams &params, int64_t tiles_per_batch, const Launch &launch) {
+    if (tiles_per_batch * params.batch_count <= kMaxWorkItems) return false;
+    const int64_t per_launch = kMaxWorkItems / tiles_per_batch;
+    for (int64_t first = 0; first < params.batch_count; first += per_launch)
+        launch(batch_range(params, first, std::min(per_launch, params.batch_count - first)));
+    return true;
+}
 
 // An operand tile of one stage: `rows` rows (M of A, N of B) by one 128-byte row of K.  K-major:
 // {k, rows} as one box {K per stage, rows}; MN-major: {rows, k} in boxes of one 128-byte row of

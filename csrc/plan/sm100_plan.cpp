@@ -92,12 +92,8 @@ void launch_sm100(const Handle &handle, const GemmParams &p, void *stream) {
                                                  dtype_name(p.type_ab) + " inputs on " + handle.device().name);
     Sm100Params params = sm100_params(p);
     const int64_t tiles_per_batch = static_cast<int64_t>(params.tiles_m) * params.tiles_n;
-    if (tiles_per_batch * p.batch_count > kMaxWorkItems) {
-        const int64_t per_launch = kMaxWorkItems / tiles_per_batch;
-        for (int64_t first = 0; first < p.batch_count; first += per_launch)
-            launch_sm100(handle, batch_range(p, first, std::min(per_launch, p.batch_count - first)), stream);
+    if (launch_in_batch_ranges(p, tiles_per_batch, [&](const GemmParams &range) { launch_sm100(handle, range, stream); }))
         return;
-    }
     encode_swizzled(params.a_map, sm100_a_map(p), p.a, p.type_ab);
     encode_swizzled(params.b_map, sm100_b_map(p), p.b, p.type_ab);
     if (params.seed_c) encode_swizzled(params.c_map, sm100_c_map(p), p.c, p.type_cd);

@@ -82,13 +82,10 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice 
     const int64_t tiles_n = (p.n + c.tile_n - 1) / c.tile_n;
     if (tiles_m * tiles_n > kMaxTmaCoordinate)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA: more than 2^31 - 1 output tiles");
-    if (tiles_m / c.cluster_m * tiles_n * p.batch_count > kMaxWorkItems) {  // batched: K is not split
-        const int64_t per_launch = kMaxWorkItems / (tiles_m / c.cluster_m * tiles_n);
-        for (int64_t first = 0; first < p.batch_count; first += per_launch)
-            launch_sm90_choice(handle, batch_range(p, first, std::min(per_launch, p.batch_count - first)), choice,
-                               stream);
+    // Work items are tiles (of cluster rows) here: batched problems do not split K.
+    if (launch_in_batch_ranges(p, tiles_m / c.cluster_m * tiles_n,
+                               [&](const GemmParams &range) { launch_sm90_choice(handle, range, choice, stream); }))
         return;
-    }
     encode_swizzled(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
     encode_swizzled(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
     encode_swizzled(params.d_map, sm90_cd_map(p, p.ldd, p.stride_d), p.d, p.type_cd);

@@ -4,6 +4,9 @@
 // the CUDA driver API's cuTensorMapEncodeTiled rules.
 #include <doctest/doctest.h>
 
+#include <utility>
+#include <vector>
+
 #include "kernels/sm90/sm90_config.h"
 #include "kernels/common/smem_descriptor.h"
 #include "plan/gemm_tma.h"
@@ -122,6 +125,24 @@ TEST_CASE("a range of batches moves the batched matrices' bases, not the broadca
     CHECK(static_cast<char *>(r.d) == static_cast<char *>(p.d) + 3 * (64 * 32 + 8) * 2);
     CHECK(r.m == p.m);
     CHECK(r.stride_a == p.stride_a);
+}
+
+TEST_CASE("a problem of more than 2^31 - 1 work items launches in ranges of batches") {
+    GemmParams p = problem(64, 32, 16, true, true);
+    p.batch_count = 5;
+    p.stride_a = 64 * 16;
+    p.stride_b = 32 * 16;
+    p.stride_d = 64 * 32;
+    std::vector<std::pair<int64_t, const void *>> ranges;  // batch_count, d
+    const auto collect = [&](const GemmParams &range) { ranges.emplace_back(range.batch_count, range.d); };
+    CHECK_FALSE(plan::launch_in_batch_ranges(p, 1000, collect));  // 5000 work items: one launch
+    CHECK(ranges.empty());
+    CHECK(plan::launch_in_batch_ranges(p, int64_t{1} << 29, collect));  // three batches a launch at most
+    REQUIRE(ranges.size() == 2);
+    CHECK(ranges[0].first == 3);
+    CHECK(ranges[0].second == p.d);
+    CHECK(ranges[1].first == 2);
+    CHECK(static_cast<const char *>(ranges[1].second) == static_cast<const char *>(p.d) + 3 * 64 * 32 * 2);
 }
 
 TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; strides in bytes") {
