@@ -62,6 +62,14 @@ inline constexpr int kConfigWidePair = 5;
 
 // Rows of B (K-major) or 64-column boxes (MN-major) each block of a cluster loads for the pair.
 ASYNCGEMM_HOST_DEVICE constexpr int b_rows_per_block(const TileConfig &c) { return c.tile_n / c.cluster_m; }
+// The producer loads an MN-major B as whole 64-column boxes, b_rows_per_block / 64 per block: a share
+// narrower than a box would load nothing.
+constexpr bool whole_b_boxes() {
+    for (const TileConfig &c : kTileConfigs)
+        if (b_rows_per_block(c) % 64 != 0) return false;
+    return true;
+}
+static_assert(whole_b_boxes(), "every block's share of B must be whole 64-column boxes");
 // Tile rows rounded up to whole clusters: a pair's second tile may lie past m (TMA reads zeros there
 // and stores nothing).
 ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_m(const TileConfig &c, int64_t tiles_m) {
