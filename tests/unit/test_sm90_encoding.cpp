@@ -86,7 +86,9 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
         CAPTURE(c.tile_m);
         CAPTURE(c.tile_n);
         CHECK(smem_bytes(c) + 1024 <= 227 * 1024);
-        CHECK(c.consumers_m * c.consumers_n == kConsumers);
+        CHECK(consumers(c) >= 1);
+        CHECK(consumers(c) <= kConsumers);
+        CHECK(epilogue_bytes(c) == static_cast<uint32_t>(consumers(c)) * 2 * 64 * 128);
         CHECK(c.groups_in_flight >= 1);
         CHECK(c.groups_in_flight + 1 < c.stages);  // a stage left for the producer to fill
         CHECK(c.tile_m == 64 * c.consumers_m);
@@ -103,8 +105,13 @@ TEST_CASE("the heuristic: the largest tile that comes near a wave, else 128 x 12
     CHECK(choose_config({2048, 1024, 4096, 1}, 132) == kConfigSquare);  // 64 wide tiles, 128 square
     CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);  // 64 tiles, split in two
     CHECK(choose_config({1024, 1024, 4096, 1}, 132) == kConfigNarrow);   // 128 tiles of 128 x 64
-    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigNarrow);    // 64: split in two
-    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortNarrow);
+    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigSinglePair);  // 128 of 64 x 64, unsplit
+    CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigSinglePair);
+    CHECK(choose_config({128, 8192, 4096, 1}, 132) == kConfigNarrow);      // 256 of 64 x 64: two waves
+    CHECK(choose_config({256, 4096, 4096, 1}, 132) == kConfigNarrow);      // 128 x 64 makes the wave
+    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigSingle);       // 128 of 64 x 64, unsplit
+    CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigShortNarrow);  // 64 x 64 is half a wave
+    CHECK(choose_config({16, 16384, 8192, 1}, 132) == kConfigShortNarrow); // two waves of 64 x 64
     CHECK(choose_config({64, 65536, 512, 1}, 132) == kConfigShortM);
     CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);     // batches count as tiles
 }
@@ -178,6 +185,24 @@ TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; st
     CHECK(d.box[1] == 64);
 }
 
+TEST_CASE("clusters of two: each block loads half the rows of a K-major B, half the K rows of an MN-major one") {
+    const TileConfig &pair = kTileConfigs[kConfigSinglePair];
+    CHECK(pair.cluster_m == 2);
+    CHECK(b_rows_per_block(pair) == 32);
+    CHECK(b_k_rows_per_block(pair) == 32);  // rank r loads K rows 32 r .. of the box, 32 * 128 r bytes in
+    CHECK(b_k_rows_per_block(kTileConfigs[kConfigSingle]) == 64);
+    const plan::TensorMap3d k_major = plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigSinglePair);
+    CHECK(k_major.box[0] == 64);
+    CHECK(k_major.box[1] == 32);
+    const plan::TensorMap3d mn_major = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigSinglePair);
+    CHECK(mn_major.box[0] == 64);
+    CHECK(mn_major.box[1] == 32);
+    const plan::TensorMap3d wide = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigWidePair);
+    CHECK(wide.box[0] == 64);
+    CHECK(wide.box[1] == 32);  // four boxes of 64 columns, each block half their K rows
+    CHECK(plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigWidePair).box[1] == 128);
+}
+
 TEST_CASE("what TMA cannot describe is named, and only that") {
     GemmParams p = problem(256, 256, 256, true, true);
     CHECK(plan::sm90_tma_obstacle(p).empty());
@@ -222,8 +247,11 @@ TEST_CASE("split K: only where the tiles fill at most half the SMs, ranges of 24
             CHECK(static_cast<int64_t>(used) * per >= blocks);     // and the ranges cover K
         }
     const WorkspaceNeed need = workspace_need(square, 64, 2);
-    CHECK(need.counters == 64 * kConsumers);
+    CHECK(need.counters == 64 * 2);  // a counter per consumer
     CHECK(need.partial_bytes == 64 * 2 * 128 * 128 * 4);
+    const WorkspaceNeed single = workspace_need(kTileConfigs[kConfigSingle], 128, 3);
+    CHECK(single.counters == 128);  // one consumer
+    CHECK(single.partial_bytes == 128 * 3 * 64 * 64 * 4);
 }
 
 TEST_CASE("tf32: f32 inputs only when allowed and both K-major; a stage holds 32 of them per row") {

@@ -31,8 +31,9 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
             ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, dst, &p.b_map, coords, full);
         }
     };
-    // This block's share of B: rows (K-major) or 64-column boxes (MN-major) from b0 on.
+    // This block's share of B: rows b0 .. of a K-major B; K rows bk0 .. of each box of an MN-major one.
     const int b0 = schedule.rank * b_rows_per_block(kC);
+    const int bk0 = schedule.rank * b_k_rows_per_block(kC);
     RingPosition<kC.stages> slot;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
         const WorkItem work = schedule.item(p, i);
@@ -67,11 +68,10 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
                 const int32_t coords[3] = {k0, n0 + b0, b_batch};
                 load_b(b + b0 * kRowBytes, coords, full);
             } else {
-                constexpr int kBoxes = b_rows_per_block(kC) / 64;
 #pragma unroll
-                for (int j = 0; j < kBoxes; ++j) {
-                    const int32_t coords[3] = {n0 + b0 + 64 * j, k0, b_batch};
-                    load_b(b + (b0 / 64 + j) * mn_block_bytes(2), coords, full);
+                for (int box = 0; box < kC.tile_n / 64; ++box) {
+                    const int32_t coords[3] = {n0 + 64 * box, k0 + bk0, b_batch};
+                    load_b(b + box * mn_block_bytes(2) + bk0 * kRowBytes, coords, full);
                 }
             }
         }

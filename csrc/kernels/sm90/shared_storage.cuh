@@ -18,8 +18,8 @@ struct SharedStorage {
     char *base;           // kSmemAlign-aligned start of the dynamic shared memory
     uint64_t *full;       // [kStages]: the stage's TMA loads have landed (transaction count)
     uint64_t *empty;      // [kStages]: every consumer (of both blocks, in a cluster) is done reading it
-    uint64_t *c_loaded;   // [kConsumers]: the consumer's C chunk has landed
-    int *split_last;      // [kConsumers]: split-K, the consumer's tile is complete with its range
+    uint64_t *c_loaded;   // [consumers(kC)]: the consumer's C chunk has landed
+    int *split_last;      // [consumers(kC)]: split-K, the consumer's tile is complete with its range
 
     __device__ char *a_tile(int stage) const { return base + stage * stage_bytes(kC); }
     __device__ char *b_tile(int stage) const { return a_tile(stage) + a_stage_bytes(kC); }

@@ -16,11 +16,13 @@
 namespace asyncgemm::sm90 {
 
 // A block is three warpgroups: one producer (TMA) and two consumers (wgmma).  The consumers split
-// the tile_m x tile_n tile into consumers_m x consumers_n warpgroup tiles of 64 rows each; K is
-// walked in block_k-wide blocks (smem_descriptor.h) through a ring of `stages` shared buffers.
-// With cluster_m == 2 the blocks run in clusters of two on vertically adjacent tiles, which share
-// their tile of B: each block loads half of it and TMA multicasts that half into both, so B is read
-// from L2 once per pair.  A consumer leaves `groups_in_flight` groups of wgmma (one K block each)
+// the tile_m x tile_n tile into consumers_m x consumers_n warpgroup tiles of 64 rows each; a 64 x 64
+// tile is one warpgroup's, and the second consumer then idles (every kernel keeps one launch shape
+// and register split).  K is walked in block_k-wide blocks (smem_descriptor.h) through a ring of
+// `stages` shared buffers.  With cluster_m == 2 the blocks run in clusters of two on vertically
+// adjacent tiles, which share their tile of B: each block loads half of it (half the rows of a
+// K-major B, half the K rows of each box of an MN-major one) and TMA multicasts that half into both,
+// so B is read from L2 once per pair.  A consumer leaves `groups_in_flight` groups of wgmma (one K block each)
 // running when it waits (wgmma.wait_group): one is enough where a group is long (64 x 256: 512
 // tensor cycles per warpgroup), the short groups of 64 x 64 warpgroup tiles need more queued behind
 // them to cover the loop's own latency; each held group keeps its stage from the producer.  The
@@ -35,7 +37,7 @@ struct TileConfig {
     int groups_in_flight = 1;
 };
 
-inline constexpr int kConsumers = 2;
+inline constexpr int kConsumers = 2;  // consumer warpgroups launched; consumers(c) of them multiply
 inline constexpr int kWarpgroupThreads = 128;
 inline constexpr int kThreads = (1 + kConsumers) * kWarpgroupThreads;
 inline constexpr int kProducerRegisters = 40;    // setmaxnreg: 128 x 40 + 256 x 232 = 64512 <= 65536
@@ -48,9 +50,17 @@ inline constexpr int kConsumerRegisters = 232;
 //     tiles (1024 x 1024) fill the SMs without splitting K
 //  4: 64 x 128, two warpgroups of 64 x 64 side by side, 8 stages: short m with few tiles
 //  5: 0 in clusters of two blocks sharing B by multicast: half the L2 reads of B
+//  6: 64 x 64, one warpgroup, 13 stages: m <= 64 where 64-column tiles make a wave (16 x 8192), so
+//     K need not be split
+//  7: 6 in clusters of two sharing B: m <= 128 where such tiles make a wave (128 x 4096), unsplit,
+//     reading from L2 what 3 split in two reads; cuBLAS runs that shape so (64 x 64 tiles, 13
+//     stages, clusters of two; bench/RESULTS.md)
+// One warpgroup is enough at 6 and 7: their shapes are bound by reading memory, 4 x m64n64k16
+// (128 tensor cycles) per 16 KB stage.
 inline constexpr TileConfig kTileConfigs[] = {
-    {128, 256, 2, 1, 4}, {128, 128, 2, 1, 6},       {64, 256, 1, 2, 4},
+    {128, 256, 2, 1, 4},     {128, 128, 2, 1, 6},        {64, 256, 1, 2, 4},
     {128, 64, 2, 1, 8, 1, 3}, {64, 128, 1, 2, 8, 1, 5}, {128, 256, 2, 1, 4, 2},
+    {64, 64, 1, 1, 13, 1, 3}, {64, 64, 1, 1, 13, 2, 3},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigWide = 0;
@@ -59,17 +69,24 @@ inline constexpr int kConfigShortM = 2;
 inline constexpr int kConfigNarrow = 3;
 inline constexpr int kConfigShortNarrow = 4;
 inline constexpr int kConfigWidePair = 5;
+inline constexpr int kConfigSingle = 6;
+inline constexpr int kConfigSinglePair = 7;
 
-// Rows of B (K-major) or 64-column boxes (MN-major) each block of a cluster loads for the pair.
+ASYNCGEMM_HOST_DEVICE constexpr int consumers(const TileConfig &c) { return c.consumers_m * c.consumers_n; }
+
+// Each block of a cluster loads its share of the pair's B: of a K-major B, b_rows_per_block rows (N)
+// of one 128-byte row of K; of an MN-major B, b_k_rows_per_block rows (K) of every 64-column box.
 ASYNCGEMM_HOST_DEVICE constexpr int b_rows_per_block(const TileConfig &c) { return c.tile_n / c.cluster_m; }
-// The producer loads an MN-major B as whole 64-column boxes, b_rows_per_block / 64 per block: a share
-// narrower than a box would load nothing.
-constexpr bool whole_b_boxes() {
+ASYNCGEMM_HOST_DEVICE constexpr int b_k_rows_per_block(const TileConfig &c) {
+    return static_cast<int>(kRowBytes / 2) / c.cluster_m;  // MN-major operands are 16-bit
+}
+// A share starts on a swizzle atom (8 rows), so each block's part lands swizzled as the whole would.
+constexpr bool shares_whole_atoms() {
     for (const TileConfig &c : kTileConfigs)
-        if (b_rows_per_block(c) % 64 != 0) return false;
+        if (b_rows_per_block(c) % 8 != 0 || b_k_rows_per_block(c) % 8 != 0 || c.tile_n % 64 != 0) return false;
     return true;
 }
-static_assert(whole_b_boxes(), "every block's share of B must be whole 64-column boxes");
+static_assert(shares_whole_atoms(), "every block's share of B must be whole swizzle atoms of whole boxes");
 // Tile rows rounded up to whole clusters: a pair's second tile may lie past m (TMA reads zeros there
 // and stores nothing).
 ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_m(const TileConfig &c, int64_t tiles_m) {
@@ -104,11 +121,21 @@ ASYNCGEMM_HOST_DEVICE constexpr uint32_t b_stage_bytes(const TileConfig &c) {
     return static_cast<uint32_t>(c.tile_n) * kRowBytes;
 }
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t stage_bytes(const TileConfig &c) { return a_stage_bytes(c) + b_stage_bytes(c); }
-ASYNCGEMM_HOST_DEVICE constexpr uint32_t epilogue_bytes() { return kConsumers * kEpilogueBuffers * kEpilogueChunkBytes; }
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t epilogue_bytes(const TileConfig &c) {
+    return static_cast<uint32_t>(consumers(c)) * kEpilogueBuffers * kEpilogueChunkBytes;
+}
 // Dynamic shared memory at launch: the ring, the epilogue buffers, and slack to align the start.
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t smem_bytes(const TileConfig &c) {
-    return static_cast<uint32_t>(c.stages) * stage_bytes(c) + epilogue_bytes() + kSmemAlign;
+    return static_cast<uint32_t>(c.stages) * stage_bytes(c) + epilogue_bytes(c) + kSmemAlign;
 }
+// What a block may have on sm_90 (227 KB), less the static barriers.
+inline constexpr uint32_t kMaxDynamicSmem = 227 * 1024 - 512;
+constexpr bool all_fit() {
+    for (const TileConfig &c : kTileConfigs)
+        if (smem_bytes(c) > kMaxDynamicSmem) return false;
+    return true;
+}
+static_assert(all_fit(), "a configuration's shared memory exceeds what sm_90 gives a block");
 
 // Columns of D per epilogue chunk: one 128-byte row of the output type.
 ASYNCGEMM_HOST_DEVICE constexpr int chunk_columns(int32_t type_cd) { return type_cd == kF32 ? 32 : 64; }
@@ -144,6 +171,12 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm90_gemm_tf32_64x256_s4", kF32, kConfigShortM),
     kernel_info("asyncgemm_sm90_gemm_tf32_128x64_s8", kF32, kConfigNarrow),
     kernel_info("asyncgemm_sm90_gemm_tf32_64x128_s8", kF32, kConfigShortNarrow),
+    kernel_info("asyncgemm_sm90_gemm_f16_64x64_s13", kF16, kConfigSingle),
+    kernel_info("asyncgemm_sm90_gemm_bf16_64x64_s13", kBF16, kConfigSingle),
+    kernel_info("asyncgemm_sm90_gemm_tf32_64x64_s13", kF32, kConfigSingle),
+    kernel_info("asyncgemm_sm90_gemm_f16_64x64_s13_c2", kF16, kConfigSinglePair),
+    kernel_info("asyncgemm_sm90_gemm_bf16_64x64_s13_c2", kBF16, kConfigSinglePair),
+    kernel_info("asyncgemm_sm90_gemm_tf32_64x64_s13_c2", kF32, kConfigSinglePair),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
@@ -208,7 +241,7 @@ struct WorkspaceNeed {
     int64_t partial_bytes;
 };
 constexpr WorkspaceNeed workspace_need(const TileConfig &c, int64_t tiles, int splits) {
-    return {tiles * kConsumers, tiles * splits * c.tile_m * c.tile_n * static_cast<int64_t>(sizeof(float))};
+    return {tiles * consumers(c), tiles * splits * c.tile_m * c.tile_n * static_cast<int64_t>(sizeof(float))};
 }
 
 // A configuration and how many ranges K is cut into.
@@ -225,14 +258,22 @@ inline constexpr int64_t kLongK = 8192;
 // The largest tile whose count comes near a full wave of SMs (within a tenth): larger tiles read
 // less per MMA, but a grid short of a wave leaves SMs idle.  Where none does, 128 x 128 for long K
 // (its MMAs dominate, split_count cuts K in few ranges), else the smallest tiles.  Rows of 64 where
-// m fits one.
+// m fits one; 64 x 64 tiles (in pairs sharing B where m fits two rows of them) where they make one
+// wave: there the shape streams its operands once, and any other tile would split K.
 constexpr int choose_config(const Shape &s, int sm_count) {
     const auto fills = [&](int config) {
         return tile_count(kTileConfigs[config], s) * 10 >= static_cast<int64_t>(sm_count) * 9;
     };
-    if (s.m <= 64) return fills(kConfigShortM) ? kConfigShortM : kConfigShortNarrow;
+    const auto one_wave = [&](int config) {
+        return fills(config) && tile_count(kTileConfigs[config], s) <= static_cast<int64_t>(sm_count);
+    };
+    if (s.m <= 64) {
+        if (fills(kConfigShortM)) return kConfigShortM;
+        return one_wave(kConfigSingle) ? kConfigSingle : kConfigShortNarrow;
+    }
     if (fills(kConfigWide)) return kConfigWide;
     if (fills(kConfigSquare) || s.k >= kLongK) return kConfigSquare;
+    if (s.m <= 128 && one_wave(kConfigSinglePair)) return kConfigSinglePair;
     return kConfigNarrow;
 }
 

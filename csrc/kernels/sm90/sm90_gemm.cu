@@ -5,8 +5,8 @@
 // Persistent and warp-specialized: one block per SM walks output tiles in grouped order
 // (sm90_config.h).  Warpgroup 0 gives most of its registers away (setmaxnreg) and one of its
 // threads feeds a ring of shared stages with TMA loads (producer.cuh); warpgroups 1 and 2 each
-// multiply a 64-row part of the tile with wgmma.mma_async straight from the swizzled stages
-// (mainloop.cuh) and store it through shared memory with TMA (epilogue.cuh).  Configurations with
+// multiply a part of the tile with wgmma.mma_async straight from the swizzled stages (mainloop.cuh)
+// and store it through shared memory with TMA (epilogue.cuh); a 64 x 64 tile is warpgroup 1's alone.  Configurations with
 // cluster_m == 2 run in clusters of two blocks that share their tile of B by TMA multicast.  Where the tiles are
 // too few to fill the SMs, K is split into ranges that are work items of their own and meet in a
 // deterministic reduction (split_k.cuh).  The producer runs
@@ -90,8 +90,9 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr TileConfig kC = kTileConfigs[Config];
     extern __shared__ __align__(128) char dynamic_smem[];
-    __shared__ uint64_t full[kC.stages], empty[kC.stages], c_loaded[kConsumers];
-    __shared__ int split_last[kConsumers];
+    constexpr int kActive = consumers(kC);
+    __shared__ uint64_t full[kC.stages], empty[kC.stages], c_loaded[kActive];
+    __shared__ int split_last[kActive];
     char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
     const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last};
 
@@ -106,9 +107,9 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     if (threadIdx.x == 0) {
         for (int s = 0; s < kC.stages; ++s) {
             ptx::mbarrier_init(&full[s], 1);
-            ptx::mbarrier_init(&empty[s], kConsumers * kCluster);
+            ptx::mbarrier_init(&empty[s], kActive * kCluster);
         }
-        for (int c = 0; c < kConsumers; ++c) ptx::mbarrier_init(&c_loaded[c], 1);
+        for (int c = 0; c < kActive; ++c) ptx::mbarrier_init(&c_loaded[c], 1);
         ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // visible to the async proxy
     }
     if constexpr (kCluster > 1) {
@@ -117,8 +118,9 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
         __syncthreads();
     }
 
-    // Each role ends in its own branch: code after a join would run under both register budgets.
-    if (warpgroup == 0) {
+    // Each role ends in its own branch: code after a join would run under both register budgets.  A
+    // consumer warpgroup the configuration does not use takes the producer's branch and budget.
+    if (warpgroup == 0 || warpgroup > kActive) {
         setmaxnreg_dec<kProducerRegisters>();
         if (threadIdx.x == 0) produce<T, Config>(p, smem);
         if constexpr (kCluster > 1) cluster_sync();
@@ -174,3 +176,9 @@ ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_128x128_s6, float, asyncgemm::sm9
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x256_s4, float, asyncgemm::sm90::kConfigShortM);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_128x64_s8, float, asyncgemm::sm90::kConfigNarrow);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x128_s8, float, asyncgemm::sm90::kConfigShortNarrow);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x64_s13, __half, asyncgemm::sm90::kConfigSingle);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x64_s13, __nv_bfloat16, asyncgemm::sm90::kConfigSingle);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x64_s13, float, asyncgemm::sm90::kConfigSingle);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x64_s13_c2, __half, asyncgemm::sm90::kConfigSinglePair);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x64_s13_c2, __nv_bfloat16, asyncgemm::sm90::kConfigSinglePair);
+ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x64_s13_c2, float, asyncgemm::sm90::kConfigSinglePair);

@@ -31,9 +31,10 @@ __device__ __forceinline__ bool reduce_splits(float (&acc)[warpgroup_n(kTileConf
     // one L2 round trip per range.  Beside 128 accumulators only 16 more registers fit unspilled.
     constexpr int kGroup = kN == 256 ? 4 : kVectors;
     static_assert(kVectors % kGroup == 0, "whole groups");
+    constexpr int kActive = consumers(kTileConfigs[Config]);
     float4 *const area = reinterpret_cast<float4 *>(p.partials) +
-                         (tile * kConsumers + consumer) * p.splits * kVectors * kWarpgroupThreads + thread;
-    int32_t *const counter = p.tile_counters + tile * kConsumers + consumer;
+                         (tile * kActive + consumer) * p.splits * kVectors * kWarpgroupThreads + thread;
+    int32_t *const counter = p.tile_counters + tile * kActive + consumer;
     const int barrier_id = 1 + consumer;
 
     float4 *const mine = area + split * kVectors * kWarpgroupThreads;
