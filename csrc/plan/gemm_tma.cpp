@@ -50,8 +50,9 @@ GemmParams batch_range(const GemmParams &p, int64_t first, int64_t count) {
     return range;
 }
 
-TensorMap3d operand_a_map(const GemmParams &p, uint32_t rows, uint32_t k_rows) {
-    return operand_map(p, p.a_k_major != 0, p.m, p.lda, p.stride_a, rows, k_rows);
+TensorMap3d operand_a_map(const GemmParams &p, uint32_t rows) {
+    return operand_map(p, p.a_k_major != 0, p.m, p.lda, p.stride_a, rows,
+                       static_cast<uint32_t>(block_k(p.type_ab)));
 }
 
 TensorMap3d operand_b_map(const GemmParams &p, uint32_t rows, uint32_t k_rows) {

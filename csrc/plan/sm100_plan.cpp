@@ -78,9 +78,7 @@ Sm100Params sm100_params(const GemmParams &p) {
     return params;
 }
 
-TensorMap3d sm100_a_map(const GemmParams &p) {
-    return operand_a_map(p, sm100::kTileM, static_cast<uint32_t>(block_k(p.type_ab)));
-}
+TensorMap3d sm100_a_map(const GemmParams &p) { return operand_a_map(p, sm100::kTileM); }
 TensorMap3d sm100_b_map(const GemmParams &p) {
     return operand_b_map(p, sm100::kTileN, static_cast<uint32_t>(block_k(p.type_ab)));
 }

@@ -43,9 +43,7 @@ bool sm90_supports(const GemmParams &params, asyncgemm_math_t math) {
 std::string sm90_tma_obstacle(const GemmParams &p) { return tma_obstacle(p, p.beta != 0.f, true); }
 
 TensorMap3d sm90_a_map(const GemmParams &p, int config) {
-    const sm90::TileConfig &c = sm90::kTileConfigs[config];
-    return operand_a_map(p, static_cast<uint32_t>(sm90::a_rows_per_block(c)),
-                         static_cast<uint32_t>(block_k(p.type_ab) / c.cluster_n));
+    return operand_a_map(p, static_cast<uint32_t>(sm90::kTileConfigs[config].tile_m));
 }
 
 TensorMap3d sm90_b_map(const GemmParams &p, int config) {
@@ -83,12 +81,11 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice 
 
     Sm90Params params{};
     const int64_t tiles_m = sm90::cluster_tiles_m(c, (p.m + c.tile_m - 1) / c.tile_m);
-    const int64_t tiles_n = sm90::cluster_tiles_n(c, (p.n + c.tile_n - 1) / c.tile_n);
-    const int cluster = sm90::cluster_size(c);
+    const int64_t tiles_n = (p.n + c.tile_n - 1) / c.tile_n;
     if (tiles_m * tiles_n > kMaxTmaCoordinate)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA: more than 2^31 - 1 output tiles");
-    // Work items are tile groups (one tile per block of a cluster) here: batched problems do not split K.
-    if (launch_in_batch_ranges(p, tiles_m / c.cluster_m * (tiles_n / c.cluster_n),
+    // Work items are tiles (of cluster rows) here: batched problems do not split K.
+    if (launch_in_batch_ranges(p, tiles_m / c.cluster_m * tiles_n,
                                [&](const GemmParams &range) { launch_sm90_choice(handle, range, choice, stream); }))
         return;
     encode_swizzled(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
@@ -119,15 +116,15 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, sm90::Choice 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;
     const auto run = [&](int splits) {
         params.splits = splits;
-        params.order = persistent_order(static_cast<int32_t>(tiles_m / c.cluster_m),
-                                        static_cast<int32_t>(tiles_n / c.cluster_n), kRasterGroup, splits);
+        params.order = persistent_order(static_cast<int32_t>(tiles_m / c.cluster_m), static_cast<int32_t>(tiles_n),
+                                        kRasterGroup, splits);
         params.blocks_per_split = splits > 1 ? sm90::blocks_per_split(k_blocks, splits) : params.k_blocks;
         // Persistent: at most one block per SM, in whole clusters.
-        const int64_t clusters = std::min<int64_t>(tiles * splits / cluster, sm_count / cluster);
-        const auto blocks = static_cast<uint32_t>(clusters * cluster);
+        const int64_t clusters = std::min<int64_t>(tiles * splits / c.cluster_m, sm_count / c.cluster_m);
+        const auto blocks = static_cast<uint32_t>(clusters * c.cluster_m);
         handle.launch(table_index, Dim3{blocks, 1, 1}, Dim3{static_cast<uint32_t>(sm90::kThreads), 1, 1},
                       sm90::kKernels[kernel].dynamic_smem, &params, sizeof params, stream,
-                      static_cast<uint32_t>(cluster));
+                      static_cast<uint32_t>(c.cluster_m));
     };
     const int splits = p.batch_count == 1 ? sm90::effective_splits(k_blocks, choice.splits) : 1;
     if (splits == 1) return run(1);

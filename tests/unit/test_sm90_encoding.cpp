@@ -185,14 +185,12 @@ TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; st
     CHECK(d.box[1] == 64);
 }
 
-TEST_CASE("clusters of two: each block loads half the rows of a shared K-major operand, half the K rows of an MN-major one") {
+TEST_CASE("clusters of two: each block loads half the rows of a K-major B, half the K rows of an MN-major one") {
     const TileConfig &pair = kTileConfigs[kConfigSinglePair];
     CHECK(pair.cluster_m == 2);
-    CHECK(cluster_size(pair) == 2);
     CHECK(b_rows_per_block(pair) == 32);
-    CHECK(a_rows_per_block(pair) == 64);   // A is not shared
-    CHECK(k_rows_per_block(2) == 32);      // rank r loads K rows 32 r .. of the box, 32 * 128 r bytes in
-    CHECK(k_rows_per_block(1) == 64);
+    CHECK(b_k_rows_per_block(pair) == 32);  // rank r loads K rows 32 r .. of the box, 32 * 128 r bytes in
+    CHECK(b_k_rows_per_block(kTileConfigs[kConfigSingle]) == 64);
     const plan::TensorMap3d k_major = plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigSinglePair);
     CHECK(k_major.box[0] == 64);
     CHECK(k_major.box[1] == 32);
@@ -203,23 +201,6 @@ TEST_CASE("clusters of two: each block loads half the rows of a shared K-major o
     CHECK(wide.box[0] == 64);
     CHECK(wide.box[1] == 32);  // four boxes of 64 columns, each block half their K rows
     CHECK(plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigWidePair).box[1] == 128);
-    CHECK(plan::sm90_a_map(problem(128, 4096, 4096, true, true), kConfigSinglePair).box[1] == 64);
-
-    const TileConfig &row_pair = kTileConfigs[kConfigSingleRowPair];  // horizontally adjacent tiles share A
-    CHECK(row_pair.cluster_n == 2);
-    CHECK(cluster_size(row_pair) == 2);
-    CHECK(a_rows_per_block(row_pair) == 32);
-    CHECK(b_rows_per_block(row_pair) == 64);
-    const plan::TensorMap3d a_k = plan::sm90_a_map(problem(128, 4096, 4096, true, true), kConfigSingleRowPair);
-    CHECK(a_k.box[0] == 64);
-    CHECK(a_k.box[1] == 32);
-    const plan::TensorMap3d a_mn = plan::sm90_a_map(problem(128, 4096, 4096, false, true), kConfigSingleRowPair);
-    CHECK(a_mn.box[0] == 64);
-    CHECK(a_mn.box[1] == 32);
-    const plan::TensorMap3d b_mn = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigSingleRowPair);
-    CHECK(b_mn.box[1] == 64);  // B whole
-    CHECK(cluster_tiles_n(row_pair, 63) == 64);
-    CHECK(cluster_tiles_m(row_pair, 3) == 3);
 }
 
 TEST_CASE("what TMA cannot describe is named, and only that") {

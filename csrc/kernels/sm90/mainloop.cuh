@@ -48,8 +48,8 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
                                               const SharedStorage<Config> &smem, int k_blocks, WarpgroupTile wg,
                                               bool leader, RingPosition<kTileConfigs[Config].stages> &slot) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
-    constexpr int kCluster = cluster_size(kTileConfigs[Config]);
-    // In a cluster the stage is released in every block: the peers' producers multicast into it.
+    constexpr int kCluster = kTileConfigs[Config].cluster_m;
+    // In a cluster the stage is released in both blocks: the peer's producer multicasts into it.
     const auto release = [&](int stage) {
         if (!leader) return;
         if constexpr (kCluster > 1) {

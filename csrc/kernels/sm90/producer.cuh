@@ -1,13 +1,11 @@
 // The producer: one thread walks the block's work items in the scheduler's order and, for each K
 // block, waits until the consumers have released the stage, then loads A's and B's tiles into it with
-// TMA (cp.async.bulk.tensor; the operand a cluster shares loaded a share by each block and
-// multicast into all of them), announcing the bytes on the stage's full barrier.  Tiles past an edge of
+// TMA (cp.async.bulk.tensor; B shared with the cluster's other block by multicast), announcing the
+// bytes on the stage's full barrier.  Tiles past an edge of
 // the problem are zero-filled by TMA and still count whole boxes.
 #pragma once
 
 #include <cuda/ptx>
-
-#include <type_traits>
 
 #include "kernels/common/kernel_entry.cuh"
 #include "kernels/sm90/shared_storage.cuh"
@@ -21,27 +19,21 @@ namespace ptx = cuda::ptx;
 template <typename T, int Config>
 __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage<Config> &smem) {
     constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kCluster = kC.cluster_m;
     const TileScheduler<Config> schedule(p);
-    // A load into this block alone, or, of the operand the cluster shares (Sharers blocks), multicast
-    // into the same place in every block of the cluster, completing on each one's barrier at the same
-    // offset.
-    const auto load = [&](auto sharers, const CUtensorMap *map, char *dst, const int32_t(&coords)[3],
-                          uint64_t *full) {
-        if constexpr (decltype(sharers)::value > 1) {
-            ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, dst, map, coords, full,
-                                      uint16_t{(1u << decltype(sharers)::value) - 1});
+    // A load of B: into this block alone, or multicast into the same place in both blocks of the
+    // cluster, completing on each one's barrier at the same offset.
+    const auto load_b = [&](char *dst, const int32_t (&coords)[3], uint64_t *full) {
+        if constexpr (kCluster > 1) {
+            ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, dst, &p.b_map, coords, full,
+                                      uint16_t{(1u << kCluster) - 1});
         } else {
-            ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, dst, map, coords, full);
+            ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, dst, &p.b_map, coords, full);
         }
     };
-    constexpr std::integral_constant<int, kC.cluster_n> kASharers{};
-    constexpr std::integral_constant<int, kC.cluster_m> kBSharers{};
-    // This block's share of each operand: rows x0 .. of a K-major one, K rows k0 .. of each box of an
-    // MN-major one (all of it where the cluster does not share it).
-    const int a0 = kC.cluster_n > 1 ? schedule.rank * a_rows_per_block(kC) : 0;
-    const int ak0 = kC.cluster_n > 1 ? schedule.rank * k_rows_per_block(kC.cluster_n) : 0;
-    const int b0 = kC.cluster_m > 1 ? schedule.rank * b_rows_per_block(kC) : 0;
-    const int bk0 = kC.cluster_m > 1 ? schedule.rank * k_rows_per_block(kC.cluster_m) : 0;
+    // This block's share of B: rows b0 .. of a K-major B; K rows bk0 .. of each box of an MN-major one.
+    const int b0 = schedule.rank * b_rows_per_block(kC);
+    const int bk0 = schedule.rank * b_k_rows_per_block(kC);
     RingPosition<kC.stages> slot;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
         const WorkItem work = schedule.item(p, i);
@@ -63,23 +55,23 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
             char *a = smem.a_tile(slot.index);
             char *b = smem.b_tile(slot.index);
             if (p.a_k_major) {
-                const int32_t coords[3] = {k0, m0 + a0, a_batch};
-                load(kASharers, &p.a_map, a + a0 * kRowBytes, coords, full);
+                const int32_t coords[3] = {k0, m0, a_batch};
+                ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a, &p.a_map, coords, full);
             } else {
-#pragma unroll
                 for (int box = 0; box < kC.tile_m / 64; ++box) {
-                    const int32_t coords[3] = {m0 + 64 * box, k0 + ak0, a_batch};
-                    load(kASharers, &p.a_map, a + box * mn_block_bytes(2) + ak0 * kRowBytes, coords, full);
+                    const int32_t coords[3] = {m0 + 64 * box, k0, a_batch};
+                    ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, a + box * mn_block_bytes(2),
+                                              &p.a_map, coords, full);
                 }
             }
             if (p.b_k_major) {
                 const int32_t coords[3] = {k0, n0 + b0, b_batch};
-                load(kBSharers, &p.b_map, b + b0 * kRowBytes, coords, full);
+                load_b(b + b0 * kRowBytes, coords, full);
             } else {
 #pragma unroll
                 for (int box = 0; box < kC.tile_n / 64; ++box) {
                     const int32_t coords[3] = {n0 + 64 * box, k0 + bk0, b_batch};
-                    load(kBSharers, &p.b_map, b + box * mn_block_bytes(2) + bk0 * kRowBytes, coords, full);
+                    load_b(b + box * mn_block_bytes(2) + bk0 * kRowBytes, coords, full);
                 }
             }
         }

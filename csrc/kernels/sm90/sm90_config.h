@@ -22,8 +22,7 @@ namespace asyncgemm::sm90 {
 // `stages` shared buffers.  With cluster_m == 2 the blocks run in clusters of two on vertically
 // adjacent tiles, which share their tile of B: each block loads half of it (half the rows of a
 // K-major B, half the K rows of each box of an MN-major one) and TMA multicasts that half into both,
-// so B is read from L2 once per pair; with cluster_n == 2 the same on horizontally adjacent tiles,
-// which share their tile of A.  A consumer leaves `groups_in_flight` groups of wgmma (one K block each)
+// so B is read from L2 once per pair.  A consumer leaves `groups_in_flight` groups of wgmma (one K block each)
 // running when it waits (wgmma.wait_group): one is enough where a group is long (64 x 256: 512
 // tensor cycles per warpgroup), the short groups of 64 x 64 warpgroup tiles need more queued behind
 // them to cover the loop's own latency; each held group keeps its stage from the producer.  The
@@ -36,7 +35,6 @@ struct TileConfig {
     int stages;
     int cluster_m = 1;
     int groups_in_flight = 1;
-    int cluster_n = 1;
 };
 
 inline constexpr int kConsumers = 2;  // consumer warpgroups launched; consumers(c) of them multiply
@@ -57,13 +55,12 @@ inline constexpr int kConsumerRegisters = 232;
 //  7: 6 in clusters of two sharing B: m <= 128 where such tiles make a wave (128 x 4096), unsplit,
 //     reading from L2 what 3 split in two reads; cuBLAS runs that shape so (64 x 64 tiles, 13
 //     stages, clusters of two; bench/RESULTS.md)
-//  8: 6 in clusters of two sharing A
-// One warpgroup is enough at 6 to 8: their shapes are bound by reading memory, 4 x m64n64k16
+// One warpgroup is enough at 6 and 7: their shapes are bound by reading memory, 4 x m64n64k16
 // (128 tensor cycles) per 16 KB stage.
 inline constexpr TileConfig kTileConfigs[] = {
     {128, 256, 2, 1, 4},     {128, 128, 2, 1, 6},        {64, 256, 1, 2, 4},
     {128, 64, 2, 1, 8, 1, 3}, {64, 128, 1, 2, 8, 1, 5}, {128, 256, 2, 1, 4, 2},
-    {64, 64, 1, 1, 13, 1, 3}, {64, 64, 1, 1, 13, 2, 3}, {64, 64, 1, 1, 13, 1, 3, 2},
+    {64, 64, 1, 1, 13, 1, 3}, {64, 64, 1, 1, 13, 2, 3},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigWide = 0;
@@ -74,39 +71,26 @@ inline constexpr int kConfigShortNarrow = 4;
 inline constexpr int kConfigWidePair = 5;
 inline constexpr int kConfigSingle = 6;
 inline constexpr int kConfigSinglePair = 7;
-inline constexpr int kConfigSingleRowPair = 8;
 
 ASYNCGEMM_HOST_DEVICE constexpr int consumers(const TileConfig &c) { return c.consumers_m * c.consumers_n; }
 
-ASYNCGEMM_HOST_DEVICE constexpr int cluster_size(const TileConfig &c) { return c.cluster_m * c.cluster_n; }
-
-// Each block of a cluster loads its share of the operand the cluster shares: of a K-major operand,
-// rows_per_block rows (M or N) of one 128-byte row of K; of an MN-major one, k_rows_per_block rows
-// (K) of every 64-column box.  A is shared by cluster_n blocks, B by cluster_m.
-ASYNCGEMM_HOST_DEVICE constexpr int a_rows_per_block(const TileConfig &c) { return c.tile_m / c.cluster_n; }
+// Each block of a cluster loads its share of the pair's B: of a K-major B, b_rows_per_block rows (N)
+// of one 128-byte row of K; of an MN-major B, b_k_rows_per_block rows (K) of every 64-column box.
 ASYNCGEMM_HOST_DEVICE constexpr int b_rows_per_block(const TileConfig &c) { return c.tile_n / c.cluster_m; }
-ASYNCGEMM_HOST_DEVICE constexpr int k_rows_per_block(int sharers) {
-    return static_cast<int>(kRowBytes / 2) / sharers;  // MN-major operands are 16-bit
+ASYNCGEMM_HOST_DEVICE constexpr int b_k_rows_per_block(const TileConfig &c) {
+    return static_cast<int>(kRowBytes / 2) / c.cluster_m;  // MN-major operands are 16-bit
 }
-// Clusters share one operand, and a share starts on a swizzle atom (8 rows), so each block's part
-// lands swizzled as the whole would.
+// A share starts on a swizzle atom (8 rows), so each block's part lands swizzled as the whole would.
 constexpr bool shares_whole_atoms() {
-    for (const TileConfig &c : kTileConfigs) {
-        const bool one_axis = c.cluster_m == 1 || c.cluster_n == 1;
-        const bool atoms = a_rows_per_block(c) % 8 == 0 && b_rows_per_block(c) % 8 == 0 &&
-                           k_rows_per_block(cluster_size(c)) % 8 == 0;
-        if (!one_axis || !atoms || c.tile_m % 64 != 0 || c.tile_n % 64 != 0) return false;
-    }
+    for (const TileConfig &c : kTileConfigs)
+        if (b_rows_per_block(c) % 8 != 0 || b_k_rows_per_block(c) % 8 != 0 || c.tile_n % 64 != 0) return false;
     return true;
 }
-static_assert(shares_whole_atoms(), "a cluster shares A or B, in whole swizzle atoms of whole boxes");
-// Tile rows (columns) rounded up to whole clusters: a pair's second tile may lie past m (n); TMA reads
-// zeros there and stores nothing.
+static_assert(shares_whole_atoms(), "every block's share of B must be whole swizzle atoms of whole boxes");
+// Tile rows rounded up to whole clusters: a pair's second tile may lie past m (TMA reads zeros there
+// and stores nothing).
 ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_m(const TileConfig &c, int64_t tiles_m) {
     return (tiles_m + c.cluster_m - 1) / c.cluster_m * c.cluster_m;
-}
-ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_n(const TileConfig &c, int64_t tiles_n) {
-    return (tiles_n + c.cluster_n - 1) / c.cluster_n * c.cluster_n;
 }
 
 ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.tile_n / c.consumers_n; }
@@ -116,8 +100,7 @@ constexpr uint64_t table_fingerprint() {
     uint64_t hash = kFnvOffset;
     for (const TileConfig &c : kTileConfigs)
         hash = fnv1a(hash,
-                     {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.cluster_m, c.groups_in_flight,
-                      c.cluster_n});
+                     {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.cluster_m, c.groups_in_flight});
     return hash;
 }
 
@@ -194,9 +177,6 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm90_gemm_f16_64x64_s13_c2", kF16, kConfigSinglePair),
     kernel_info("asyncgemm_sm90_gemm_bf16_64x64_s13_c2", kBF16, kConfigSinglePair),
     kernel_info("asyncgemm_sm90_gemm_tf32_64x64_s13_c2", kF32, kConfigSinglePair),
-    kernel_info("asyncgemm_sm90_gemm_f16_64x64_s13_n2", kF16, kConfigSingleRowPair),
-    kernel_info("asyncgemm_sm90_gemm_bf16_64x64_s13_n2", kBF16, kConfigSingleRowPair),
-    kernel_info("asyncgemm_sm90_gemm_tf32_64x64_s13_n2", kF32, kConfigSingleRowPair),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 

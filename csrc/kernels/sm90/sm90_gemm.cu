@@ -6,10 +6,10 @@
 // (sm90_config.h).  Warpgroup 0 gives most of its registers away (setmaxnreg) and one of its
 // threads feeds a ring of shared stages with TMA loads (producer.cuh); warpgroups 1 and 2 each
 // multiply a part of the tile with wgmma.mma_async straight from the swizzled stages (mainloop.cuh)
-// and store it through shared memory with TMA (epilogue.cuh); a 64 x 64 tile is warpgroup 1's
-// alone.  Configurations with clusters run in pairs of blocks that share their tile of B (or of A)
-// by TMA multicast.  Where the tiles are too few to fill the SMs, K is split into ranges that are
-// work items of their own and meet in a deterministic reduction (split_k.cuh).  The producer runs
+// and store it through shared memory with TMA (epilogue.cuh); a 64 x 64 tile is warpgroup 1's alone.  Configurations with
+// cluster_m == 2 run in clusters of two blocks that share their tile of B by TMA multicast.  Where the tiles are
+// too few to fill the SMs, K is split into ranges that are work items of their own and meet in a
+// deterministic reduction (split_k.cuh).  The producer runs
 // ahead into the next tile while the consumers store the last one, so loads overlap the epilogue.
 #include <cuda/ptx>
 #include <cuda_bf16.h>
@@ -96,7 +96,7 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
     const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last};
 
-    constexpr int kCluster = cluster_size(kC);
+    constexpr int kCluster = kC.cluster_m;
     // A cluster's blocks must see each other's barriers initialized before the first multicast or
     // remote arrival, and stay until the last: both ends are cluster barriers.
     const auto cluster_sync = [] {
@@ -182,6 +182,3 @@ ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x64_s13, float, asyncgemm::sm90
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x64_s13_c2, __half, asyncgemm::sm90::kConfigSinglePair);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x64_s13_c2, __nv_bfloat16, asyncgemm::sm90::kConfigSinglePair);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x64_s13_c2, float, asyncgemm::sm90::kConfigSinglePair);
-ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x64_s13_n2, __half, asyncgemm::sm90::kConfigSingleRowPair);
-ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x64_s13_n2, __nv_bfloat16, asyncgemm::sm90::kConfigSingleRowPair);
-ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x64_s13_n2, float, asyncgemm::sm90::kConfigSingleRowPair);

@@ -1,12 +1,11 @@
 // The persistent tile scheduler: which work items a block runs, in what order.
 //
-// A work item is one range of K blocks of one output tile.  The grid's clusters (single blocks
-// without one) walk the items cluster_index, + clusters, ...; item i is range i % splits of tile
+// A work item is one range of K blocks of one output tile.  The grid's clusters (single blocks when
+// cluster_m == 1) walk the items cluster_index, + clusters, ...; item i is range i % splits of tile
 // group i / splits, so a tile's ranges run side by side and meet in the split-K reduction at about
-// the same time.  A tile group is one tile per block of the cluster: cluster_m vertically adjacent
-// tiles (sharing their tile of B) or cluster_n horizontally adjacent ones (sharing A), and groups
-// are visited in grouped order (raster.h) so the clusters running at once share rows of A and
-// columns of B in L2.
+// the same time.  A tile group is cluster_m vertically adjacent tiles (one per block of the cluster,
+// which share their tile of B), and groups are visited in grouped order (raster.h) so the clusters
+// running at once share rows of A and columns of B in L2.
 #pragma once
 
 #include <cuda/ptx>
@@ -26,8 +25,7 @@ struct WorkItem {
 
 template <int Config>
 struct TileScheduler {
-    static constexpr TileConfig kC = kTileConfigs[Config];
-    static constexpr int kCluster = cluster_size(kC);
+    static constexpr int kCluster = kTileConfigs[Config].cluster_m;
 
     int rank;  // the block's rank in its cluster
     int64_t first, stride, count;
@@ -36,7 +34,7 @@ struct TileScheduler {
         rank = kCluster > 1 ? static_cast<int>(cuda::ptx::get_sreg_cluster_ctarank()) : 0;
         first = blockIdx.x / kCluster;
         stride = gridDim.x / kCluster;
-        count = static_cast<int64_t>(p.tiles_m / kC.cluster_m) * (p.tiles_n / kC.cluster_n) * p.batch_count * p.splits;
+        count = static_cast<int64_t>(p.tiles_m / kCluster) * p.tiles_n * p.batch_count * p.splits;
     }
 
     __device__ __forceinline__ WorkItem item(const Sm90Params &p, int64_t i) const {
@@ -44,8 +42,7 @@ struct TileScheduler {
         const WorkPlace at = p.order.place(static_cast<uint32_t>(i));  // i < count < 2^31 (the planner)
         w.split = at.split;
         w.place = at.tile;
-        w.place.m = w.place.m * kC.cluster_m + (kC.cluster_m > 1 ? rank : 0);
-        w.place.n = w.place.n * kC.cluster_n + (kC.cluster_n > 1 ? rank : 0);
+        w.place.m = w.place.m * kCluster + rank;
         w.tile = at.group * kCluster + rank;
         w.first_block = w.split * p.blocks_per_split;
         w.blocks = min(p.blocks_per_split, p.k_blocks - w.first_block);
