@@ -22,8 +22,8 @@ namespace asyncgemm::sm90 {
 // `stages` shared buffers.  With cluster_m == 2 the blocks run in clusters of two on vertically
 // adjacent tiles, which share their tile of B: each block loads half of it (half the rows of a
 // K-major B, half the K rows of each box of an MN-major one) and TMA multicasts that half into both,
-// so B is read from L2 once per pair.  A consumer leaves `groups_in_flight` groups of wgmma (one K block each)
-// running when it waits (wgmma.wait_group): one is enough where a group is long (64 x 256: 512
+// so B is read from L2 once per pair.  A consumer leaves `groups_in_flight` groups of wgmma (one K
+// block each) running when it waits (wgmma.wait_group): one is enough where a group is long (64 x 256: 512
 // tensor cycles per warpgroup), the short groups of 64 x 64 warpgroup tiles need more queued behind
 // them to cover the loop's own latency; each held group keeps its stage from the producer.  The
 // depths are measured (H100, RESULTS): 128 x 64 unsplit at 1024 x 1024 x 14336 runs 7% faster with
@@ -53,8 +53,9 @@ inline constexpr int kConsumerRegisters = 232;
 //  6: 64 x 64, one warpgroup, 13 stages: m <= 64 where 64-column tiles make a wave (16 x 8192), so
 //     K need not be split
 //  7: 6 in clusters of two sharing B: m <= 128 where such tiles make a wave (128 x 4096), unsplit,
-//     reading from L2 what 3 split in two reads; cuBLAS runs that shape so (64 x 64 tiles, 13
-//     stages, clusters of two; bench/RESULTS.md)
+//     reading from L2 what 3 split in two reads.  As fast as 3 split in two on H100, and kept for
+//     needing no split-K workspace; pairs sharing A instead, as cuBLAS's 64 x 64 kernel for that
+//     shape does, measured 4% slower there (bench/RESULTS.md)
 // One warpgroup is enough at 6 and 7: their shapes are bound by reading memory, 4 x m64n64k16
 // (128 tensor cycles) per 16 KB stage.
 inline constexpr TileConfig kTileConfigs[] = {
