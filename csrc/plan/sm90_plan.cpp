@@ -49,7 +49,7 @@ TensorMap3d sm90_a_map(const GemmParams &p, int config) {
 TensorMap3d sm90_b_map(const GemmParams &p, int config) {
     const sm90::TileConfig &c = sm90::kTileConfigs[config];
     return operand_b_map(p, static_cast<uint32_t>(sm90::b_rows_per_block(c)),
-                         static_cast<uint32_t>(block_k(p.type_ab) / c.cluster_m));
+                         static_cast<uint32_t>(sm90::b_k_rows_per_block(c)));
 }
 
 TensorMap3d sm90_cd_map(const GemmParams &p, int64_t ld, int64_t batch_stride) {

@@ -76,7 +76,8 @@ inline constexpr int kConfigSinglePair = 7;
 ASYNCGEMM_HOST_DEVICE constexpr int consumers(const TileConfig &c) { return c.consumers_m * c.consumers_n; }
 
 // Each block of a cluster loads its share of the pair's B: of a K-major B, b_rows_per_block rows (N)
-// of one 128-byte row of K; of an MN-major B, b_k_rows_per_block rows (K) of every 64-column box.
+// of one 128-byte row of K; of an MN-major B, b_k_rows_per_block rows (K) of every 64-column box
+// (the TMA map's box, sm90_plan.cpp).
 ASYNCGEMM_HOST_DEVICE constexpr int b_rows_per_block(const TileConfig &c) { return c.tile_n / c.cluster_m; }
 ASYNCGEMM_HOST_DEVICE constexpr int b_k_rows_per_block(const TileConfig &c) {
     return static_cast<int>(kRowBytes / 2) / c.cluster_m;  // MN-major operands are 16-bit
@@ -84,10 +85,10 @@ ASYNCGEMM_HOST_DEVICE constexpr int b_k_rows_per_block(const TileConfig &c) {
 // A share starts on a swizzle atom (8 rows), so each block's part lands swizzled as the whole would.
 constexpr bool shares_whole_atoms() {
     for (const TileConfig &c : kTileConfigs)
-        if (b_rows_per_block(c) % 8 != 0 || b_k_rows_per_block(c) % 8 != 0 || c.tile_n % 64 != 0) return false;
+        if (b_rows_per_block(c) % 8 != 0 || b_k_rows_per_block(c) % 8 != 0) return false;
     return true;
 }
-static_assert(shares_whole_atoms(), "every block's share of B must be whole swizzle atoms of whole boxes");
+static_assert(shares_whole_atoms(), "every block's share of B must be whole swizzle atoms");
 // Tile rows rounded up to whole clusters: a pair's second tile may lie past m (TMA reads zeros there
 // and stores nothing).
 ASYNCGEMM_HOST_DEVICE constexpr int64_t cluster_tiles_m(const TileConfig &c, int64_t tiles_m) {
@@ -129,14 +130,6 @@ ASYNCGEMM_HOST_DEVICE constexpr uint32_t epilogue_bytes(const TileConfig &c) {
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t smem_bytes(const TileConfig &c) {
     return static_cast<uint32_t>(c.stages) * stage_bytes(c) + epilogue_bytes(c) + kSmemAlign;
 }
-// What a block may have on sm_90 (227 KB), less the static barriers.
-inline constexpr uint32_t kMaxDynamicSmem = 227 * 1024 - 512;
-constexpr bool all_fit() {
-    for (const TileConfig &c : kTileConfigs)
-        if (smem_bytes(c) > kMaxDynamicSmem) return false;
-    return true;
-}
-static_assert(all_fit(), "a configuration's shared memory exceeds what sm_90 gives a block");
 
 // Columns of D per epilogue chunk: one 128-byte row of the output type.
 ASYNCGEMM_HOST_DEVICE constexpr int chunk_columns(int32_t type_cd) { return type_cd == kF32 ? 32 : 64; }

@@ -6,10 +6,10 @@
 // (sm90_config.h).  Warpgroup 0 gives most of its registers away (setmaxnreg) and one of its
 // threads feeds a ring of shared stages with TMA loads (producer.cuh); warpgroups 1 and 2 each
 // multiply a part of the tile with wgmma.mma_async straight from the swizzled stages (mainloop.cuh)
-// and store it through shared memory with TMA (epilogue.cuh); a 64 x 64 tile is warpgroup 1's alone.  Configurations with
-// cluster_m == 2 run in clusters of two blocks that share their tile of B by TMA multicast.  Where the tiles are
-// too few to fill the SMs, K is split into ranges that are work items of their own and meet in a
-// deterministic reduction (split_k.cuh).  The producer runs
+// and store it through shared memory with TMA (epilogue.cuh); a 64 x 64 tile is warpgroup 1's
+// alone.  Configurations with cluster_m == 2 run in clusters of two blocks that share their tile of
+// B by TMA multicast.  Where the tiles are too few to fill the SMs, K is split into ranges that are
+// work items of their own and meet in a deterministic reduction (split_k.cuh).  The producer runs
 // ahead into the next tile while the consumers store the last one, so loads overlap the epilogue.
 #include <cuda/ptx>
 #include <cuda_bf16.h>
