@@ -105,8 +105,8 @@ TEST_CASE("the heuristic: the largest tile that comes near a wave, else 128 x 12
     CHECK(choose_config({2048, 1024, 4096, 1}, 132) == kConfigSquare);  // 64 wide tiles, 128 square
     CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);  // 64 tiles, split in two
     CHECK(choose_config({1024, 1024, 4096, 1}, 132) == kConfigNarrow);   // 128 tiles of 128 x 64
-    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigSinglePair);  // 128 of 64 x 64, unsplit
-    CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigSinglePair);
+    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigSingle);  // 128 of 64 x 64, unsplit
+    CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigSingle);
     CHECK(choose_config({128, 8192, 4096, 1}, 132) == kConfigNarrow);      // 256 of 64 x 64: two waves
     CHECK(choose_config({256, 4096, 4096, 1}, 132) == kConfigNarrow);      // 128 x 64 makes the wave
     CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigSingle);       // 128 of 64 x 64, unsplit
@@ -186,21 +186,19 @@ TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; st
 }
 
 TEST_CASE("clusters of two: each block loads half the rows of a K-major B, half the K rows of an MN-major one") {
-    const TileConfig &pair = kTileConfigs[kConfigSinglePair];
+    const TileConfig &pair = kTileConfigs[kConfigWidePair];
     CHECK(pair.cluster_m == 2);
-    CHECK(b_rows_per_block(pair) == 32);
-    CHECK(b_k_rows_per_block(pair) == 32);  // rank r loads K rows 32 r .. of the box, 32 * 128 r bytes in
+    CHECK(b_rows_per_block(pair) == 128);
+    CHECK(b_k_rows_per_block(pair) == 32);  // rank r loads K rows 32 r .. of each box, 32 * 128 r bytes in
     CHECK(b_k_rows_per_block(kTileConfigs[kConfigSingle]) == 64);
-    const plan::TensorMap3d k_major = plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigSinglePair);
+    const plan::TensorMap3d k_major = plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigWidePair);
     CHECK(k_major.box[0] == 64);
-    CHECK(k_major.box[1] == 32);
-    const plan::TensorMap3d mn_major = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigSinglePair);
+    CHECK(k_major.box[1] == 128);
+    const plan::TensorMap3d mn_major = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigWidePair);
     CHECK(mn_major.box[0] == 64);
-    CHECK(mn_major.box[1] == 32);
-    const plan::TensorMap3d wide = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigWidePair);
-    CHECK(wide.box[0] == 64);
-    CHECK(wide.box[1] == 32);  // four boxes of 64 columns, each block half their K rows
-    CHECK(plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigWidePair).box[1] == 128);
+    CHECK(mn_major.box[1] == 32);  // four boxes of 64 columns, each block half their K rows
+    const plan::TensorMap3d single = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigSingle);
+    CHECK(single.box[1] == 64);
 }
 
 TEST_CASE("what TMA cannot describe is named, and only that") {

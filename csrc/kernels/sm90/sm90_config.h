@@ -25,10 +25,11 @@ namespace asyncgemm::sm90 {
 // so B is read from L2 once per pair.  A consumer leaves `groups_in_flight` groups of wgmma (one K
 // block each) running when it waits (wgmma.wait_group): one is enough where a group is long (64 x 256: 512
 // tensor cycles per warpgroup), the short groups of 64 x 64 warpgroup tiles need more queued behind
-// them to cover the loop's own latency; each held group keeps its stage from the producer.  The
-// depths are measured (H100, RESULTS): 128 x 64 unsplit at 1024 x 1024 x 14336 runs 7% faster with
-// 3 than with 1 and slower with 5; 64 x 128 at 16 x 8192 x 8192 2% faster with 5; 128 x 128 is
-// slower with 2 or 3 than with 1.
+// them to cover the loop's own latency; each held group keeps its stage from the producer, which
+// costs more than it hides where the loop waits for memory anyway.  The depths are measured (H100,
+// RESULTS): 128 x 64 unsplit at 1024 x 1024 x 14336 runs 7% faster with 3 than with 1 and slower with
+// 5; 64 x 128 at 16 x 8192 x 8192 2% faster with 5; 128 x 128 is slower with 2 or 3 than with 1; the
+// lone 64 x 64 warpgroup 1-2% faster with 1 than with 3 at 128 x 4096 x 4096 and 16 x 8192 x 8192.
 struct TileConfig {
     int tile_m, tile_n;
     int consumers_m, consumers_n;
@@ -50,18 +51,14 @@ inline constexpr int kConsumerRegisters = 232;
 //     tiles (1024 x 1024) fill the SMs without splitting K
 //  4: 64 x 128, two warpgroups of 64 x 64 side by side, 8 stages: short m with few tiles
 //  5: 0 in clusters of two blocks sharing B by multicast: half the L2 reads of B
-//  6: 64 x 64, one warpgroup, 13 stages: m <= 64 where 64-column tiles make a wave (16 x 8192), so
-//     K need not be split
-//  7: 6 in clusters of two sharing B: m <= 128 where such tiles make a wave (128 x 4096), unsplit,
-//     reading from L2 what 3 split in two reads.  As fast as 3 split in two on H100, and kept for
-//     needing no split-K workspace; pairs sharing A instead, as cuBLAS's 64 x 64 kernel for that
-//     shape does, measured 4% slower there (bench/RESULTS.md)
-// One warpgroup is enough at 6 and 7: their shapes are bound by reading memory, 4 x m64n64k16
-// (128 tensor cycles) per 16 KB stage.
+//  6: 64 x 64, one warpgroup, 13 stages: m <= 128 where 64 x 64 tiles make one wave (16 x 8192,
+//     128 x 4096), so K need not be split.  One warpgroup is enough: these shapes are bound by
+//     reading memory, 4 x m64n64k16 (128 tensor cycles) per 16 KB stage.  The same tiles in clusters
+//     of two sharing B (or A) measured 10% slower on H100 than alone (bench/RESULTS.md)
 inline constexpr TileConfig kTileConfigs[] = {
     {128, 256, 2, 1, 4},     {128, 128, 2, 1, 6},        {64, 256, 1, 2, 4},
     {128, 64, 2, 1, 8, 1, 3}, {64, 128, 1, 2, 8, 1, 5}, {128, 256, 2, 1, 4, 2},
-    {64, 64, 1, 1, 13, 1, 3}, {64, 64, 1, 1, 13, 2, 3},
+    {64, 64, 1, 1, 13},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigWide = 0;
@@ -71,7 +68,6 @@ inline constexpr int kConfigNarrow = 3;
 inline constexpr int kConfigShortNarrow = 4;
 inline constexpr int kConfigWidePair = 5;
 inline constexpr int kConfigSingle = 6;
-inline constexpr int kConfigSinglePair = 7;
 
 ASYNCGEMM_HOST_DEVICE constexpr int consumers(const TileConfig &c) { return c.consumers_m * c.consumers_n; }
 
@@ -168,9 +164,6 @@ inline constexpr KernelInfo kKernels[] = {
     kernel_info("asyncgemm_sm90_gemm_f16_64x64_s13", kF16, kConfigSingle),
     kernel_info("asyncgemm_sm90_gemm_bf16_64x64_s13", kBF16, kConfigSingle),
     kernel_info("asyncgemm_sm90_gemm_tf32_64x64_s13", kF32, kConfigSingle),
-    kernel_info("asyncgemm_sm90_gemm_f16_64x64_s13_c2", kF16, kConfigSinglePair),
-    kernel_info("asyncgemm_sm90_gemm_bf16_64x64_s13_c2", kBF16, kConfigSinglePair),
-    kernel_info("asyncgemm_sm90_gemm_tf32_64x64_s13_c2", kF32, kConfigSinglePair),
 };
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
@@ -252,8 +245,8 @@ inline constexpr int64_t kLongK = 8192;
 // The largest tile whose count comes near a full wave of SMs (within a tenth): larger tiles read
 // less per MMA, but a grid short of a wave leaves SMs idle.  Where none does, 128 x 128 for long K
 // (its MMAs dominate, split_count cuts K in few ranges), else the smallest tiles.  Rows of 64 where
-// m fits one; 64 x 64 tiles (in pairs sharing B where m fits two rows of them) where they make one
-// wave: there the shape streams its operands once, and any other tile would split K.
+// m fits one; 64 x 64 tiles where m fits two rows of them and they make one wave: there the shape
+// streams its operands once, and any other tile would split K.
 constexpr int choose_config(const Shape &s, int sm_count) {
     const auto fills = [&](int config) {
         return tile_count(kTileConfigs[config], s) * 10 >= static_cast<int64_t>(sm_count) * 9;
@@ -267,7 +260,7 @@ constexpr int choose_config(const Shape &s, int sm_count) {
     }
     if (fills(kConfigWide)) return kConfigWide;
     if (fills(kConfigSquare) || s.k >= kLongK) return kConfigSquare;
-    if (s.m <= 128 && one_wave(kConfigSinglePair)) return kConfigSinglePair;
+    if (s.m <= 128 && one_wave(kConfigSingle)) return kConfigSingle;
     return kConfigNarrow;
 }
 

@@ -179,6 +179,3 @@ ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x128_s8, float, asyncgemm::sm90
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x64_s13, __half, asyncgemm::sm90::kConfigSingle);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x64_s13, __nv_bfloat16, asyncgemm::sm90::kConfigSingle);
 ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x64_s13, float, asyncgemm::sm90::kConfigSingle);
-ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_f16_64x64_s13_c2, __half, asyncgemm::sm90::kConfigSinglePair);
-ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_bf16_64x64_s13_c2, __nv_bfloat16, asyncgemm::sm90::kConfigSinglePair);
-ASYNCGEMM_SM90_KERNEL(asyncgemm_sm90_gemm_tf32_64x64_s13_c2, float, asyncgemm::sm90::kConfigSinglePair);
