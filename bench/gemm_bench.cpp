@@ -2,8 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <exception>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -107,8 +105,6 @@ public:
         }
     }
 
-    // The cuBLAS row, checked: its D on set 0 becomes the reference for the others.  Its median and
-    // ratio are filled in once every row of the workload has been timed (bench_gemm_workload).
     GemmResult cublas_row() {
         GemmResult row{w_, "cuBLAS"};
         const cublasStatus_t status = s_.cublas->gemm(w_, a(0), b(0), d_cublas_.data());
@@ -118,15 +114,15 @@ public:
             return row;
         }
         reference_ = download_as_double(d_cublas_.data(), w_.d_elements(), w_.dtype, s_.stream);
+        cublas_ms_ = median_ms(s_.stream, s_.min_runs, [&](int64_t run) {
+            const cublasStatus_t timed = s_.cublas->gemm(w_, a(run), b(run), d_cublas_.data());
+            if (timed != CUBLAS_STATUS_SUCCESS) throw BenchError("cublasGemmEx_64: " + s_.cublas->status_string(timed));
+        });
+        row.median_ms = cublas_ms_;
+        row.vs_cublas = 1.0;
         return row;
     }
-    void cublas_launch(int64_t run) {
-        const cublasStatus_t timed = s_.cublas->gemm(w_, a(run), b(run), d_cublas_.data());
-        if (timed != CUBLAS_STATUS_SUCCESS) throw BenchError("cublasGemmEx_64: " + s_.cublas->status_string(timed));
-    }
 
-    // An algorithm's row, checked once on set 0 against the reference.  A wrong result is reported and
-    // still timed; a call that fails leaves nothing to time (the row's median stays empty).
     GemmResult algorithm_row(asyncgemm_algo_t algo) {
         GemmResult row{w_, algo_name(algo)};
         // All-ones bytes are a NaN in f32, f16 and bf16 alike: an element the kernel never writes
@@ -146,10 +142,11 @@ public:
                 row.note = *wrong;
             }
         }
+        row.median_ms = median_ms(s_.stream, s_.min_runs, [&](int64_t run) {
+            check_asyncgemm(run_asyncgemm(algo, run), "asyncgemm_gemm");
+        });
+        if (cublas_ms_) row.vs_cublas = *cublas_ms_ / *row.median_ms;
         return row;
-    }
-    void algorithm_launch(asyncgemm_algo_t algo, int64_t run) {
-        check_asyncgemm(run_asyncgemm(algo, run), "asyncgemm_gemm");
     }
 
 private:
@@ -169,6 +166,7 @@ private:
     const InputRotation &rotation_;
     DeviceBuffer pool_, d_cublas_, d_asyncgemm_;
     std::vector<double> reference_;   // cuBLAS's D for the inputs of run 0
+    std::optional<double> cublas_ms_;
 };
 
 }  // namespace
@@ -194,44 +192,13 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
     // The handle's math mode for this workload's asyncgemm rows, back to exact fp32 after them.
     check_asyncgemm(asyncgemm_set_math_mode(s.handle, w.tf32 ? ASYNCGEMM_MATH_TF32 : ASYNCGEMM_MATH_DEFAULT),
                     "asyncgemm_set_math_mode");
-    // Every row is checked first; then the rows that run are timed together, in turns
-    // (interleaved_median_ms), so each sees the GPU's clock as the others do.
-    const std::size_t first = results.size();
-    std::vector<std::size_t> timed_rows;
-    std::vector<std::function<void(int64_t)>> launches;
-    std::optional<std::size_t> cublas_row;
     if (s.cublas) {
         s.progress.start(describe(w) + " cuBLAS");
         results.push_back(run.cublas_row());
-        if (results.back().outcome == Outcome::ok) {
-            cublas_row = results.size() - 1;
-            timed_rows.push_back(results.size() - 1);
-            launches.push_back([&run](int64_t r) { run.cublas_launch(r); });
-        }
     }
     for (asyncgemm_algo_t algo : algorithms) {
         s.progress.start(describe(w) + " " + algo_name(algo));
         results.push_back(run.algorithm_row(algo));
-        if (results.back().outcome == Outcome::ok || results.back().max_rel_err) {
-            timed_rows.push_back(results.size() - 1);
-            launches.push_back([&run, algo](int64_t r) { run.algorithm_launch(algo, r); });
-        }
-    }
-    std::vector<double> medians;
-    try {
-        medians = interleaved_median_ms(s.stream, s.min_runs, launches);
-    } catch (const std::exception &e) {
-        // The run stops here; the rows printed before the error must not pass for timed ones.
-        for (std::size_t row : timed_rows) {
-            results[row].outcome = Outcome::failed;
-            results[row].note = std::string("not timed: ") + e.what();
-        }
-        throw;
-    }
-    for (std::size_t i = 0; i < timed_rows.size(); ++i) results[timed_rows[i]].median_ms = medians[i];
-    if (cublas_row) {
-        for (std::size_t i = first; i < results.size(); ++i)
-            if (results[i].median_ms) results[i].vs_cublas = *results[*cublas_row].median_ms / *results[i].median_ms;
     }
     check_asyncgemm(asyncgemm_set_math_mode(s.handle, ASYNCGEMM_MATH_DEFAULT), "asyncgemm_set_math_mode");
 }

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -14,13 +13,5 @@ namespace bench {
 // the number.  Warm-up lasts at least 5 runs and 50 ms; then at least min_runs runs, and at least
 // 200 ms of them, are timed one by one.
 double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch);
-
-// The same for several launches at once, timed in turns: each warms up as above, then their timed
-// runs are cut into ten shares and the launches take turns share by share, each round starting one
-// launch further on.  The GPU's clock drifts over seconds as its power and thermal management react
-// to the load; in turns, that drift falls on every launch alike instead of on whichever happened to
-// run when the clock was low.
-std::vector<double> interleaved_median_ms(cudaStream_t stream, int min_runs,
-                                          const std::vector<std::function<void(int64_t run)>> &launches);
 
 }  // namespace bench
