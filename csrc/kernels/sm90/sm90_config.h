@@ -54,7 +54,7 @@ inline constexpr int kConsumerRegisters = 232;
 //  6: 64 x 64, one warpgroup, 13 stages: m <= 128 where 64 x 64 tiles make one wave (16 x 8192,
 //     128 x 4096), so K need not be split.  One warpgroup is enough: these shapes are bound by
 //     reading memory, 4 x m64n64k16 (128 tensor cycles) per 16 KB stage.  The same tiles in clusters
-//     of two measured slower on H100 than alone: 10% sharing B, 14% sharing A (bench/RESULTS.md)
+//     of two measured 10% slower on H100 than alone sharing B, and slower still sharing A (RESULTS)
 inline constexpr TileConfig kTileConfigs[] = {
     {128, 256, 2, 1, 4},     {128, 128, 2, 1, 6},        {64, 256, 1, 2, 4},
     {128, 64, 2, 1, 8, 1, 3}, {64, 128, 1, 2, 8, 1, 5}, {128, 256, 2, 1, 4, 2},
