@@ -98,13 +98,13 @@ std::vector<int> candidates(const Handle &handle, int32_t type_ab) {
 }
 
 // The SM90_TMA_WGMMA configurations with a kernel for these input types that the device can run,
-// but for 128 x 256 in clusters: on H100 it measures as fast as 128 x 256 alone at best, and 5-8%
-// slower at 4096^3 (bench/RESULTS.md), so timing it would only lengthen the tuning.
+// but for the cluster one: on H100 it measures as fast as 128 x 256 alone at best, and 5-8% slower at
+// 4096^3 (bench/RESULTS.md), so timing it would only lengthen the tuning.
 std::vector<int> sm90_candidates(const Handle &handle, int32_t type_ab) {
     std::vector<int> configs;
     for (int config = 0; config < sm90::kTileConfigCount; ++config) {
         const int kernel = sm90::kernel_index(type_ab, config);
-        if (config != sm90::kConfigWidePair && kernel >= 0 &&
+        if (sm90::kTileConfigs[config].cluster_m == 1 && kernel >= 0 &&
             handle.kernel_available(family_base(Family::Sm90) + static_cast<size_t>(kernel)))
             configs.push_back(config);
     }
