@@ -100,7 +100,7 @@ void print_usage(std::ostream &out) {
            "  --gemm-only              skip the copy2d section\n"
            "  --copy-only              skip the GEMM section\n"
            "  --runs N                 at least N timed runs per row (default 30; more if they take\n"
-           "                           under 200 ms together)\n"
+           "                           under 1 s together)\n"
            "  --seed S                 seed the input generator with S (default: from the clock;\n"
            "                           the table prints the seed used)\n"
            "  --csv FILE               also write every row to FILE as CSV\n"

@@ -14,7 +14,7 @@ namespace bench {
 struct Options {
     std::vector<GemmWorkload> workloads;  // empty when the GEMM section is off
     bool run_copy = true;
-    int min_runs = 30;                    // timed runs at least; more when they add up to < 200 ms
+    int min_runs = 30;                    // timed runs at least; more when they add up to < 1 s
     std::optional<uint64_t> seed;         // none: seeded from the clock
     std::string csv_path;                 // empty: no CSV
     bool show_help = false;
