@@ -76,7 +76,7 @@ ASYNCGEMM_HOST_DEVICE constexpr int consumers(const TileConfig &c) { return c.co
 // (the TMA map's box, sm90_plan.cpp).
 ASYNCGEMM_HOST_DEVICE constexpr int b_rows_per_block(const TileConfig &c) { return c.tile_n / c.cluster_m; }
 ASYNCGEMM_HOST_DEVICE constexpr int b_k_rows_per_block(const TileConfig &c) {
-    return static_cast<int>(kRowBytes / 2) / c.cluster_m;  // MN-major operands are 16-bit
+    return row_elements(2) / c.cluster_m;  // MN-major operands are 16-bit
 }
 // A share starts on a swizzle atom (8 rows), so each block's part lands swizzled as the whole would.
 constexpr bool shares_whole_atoms() {
