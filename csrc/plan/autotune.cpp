@@ -85,11 +85,11 @@ void fill_random(const DriverApi &api, CUdeviceptr buffer, int64_t elements, int
     }
 }
 
-// The PIPELINED configurations with a kernel for these input types that the device can run.
-std::vector<int> candidates(const Handle &handle, int32_t type_ab) {
+// The PIPELINED configurations with a kernel for these input types and majors that the device can run.
+std::vector<int> candidates(const Handle &handle, const GemmParams &params) {
     std::vector<int> configs;
     for (int config = 0; config < sm80::kTileConfigCount; ++config) {
-        const int kernel = sm80::kernel_index(type_ab, config);
+        const int kernel = sm80::kernel_index(params.type_ab, config, params.a_k_major != 0, params.b_k_major != 0);
         if (sm80::kTileConfigs[config].stages >= 2 && kernel >= 0 &&
             handle.kernel_available(family_base(Family::Sm80) + static_cast<size_t>(kernel)))
             configs.push_back(config);
@@ -255,7 +255,7 @@ sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, vo
     const int sm_count = handle.device().sm_count;
     const auto with_split = [&](int config) { return sm80::Choice{config, sm80::splits_for(config, shape, sm_count)}; };
     // The scratch buffers hold 16-bit elements: f32 (tf32) problems are not timed.
-    const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : candidates(handle, params.type_ab);
+    const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : candidates(handle, params);
     const std::optional<int> tuned = tuned_config(
         handle, params, stream, kSm80Table, configs,
         [&](const GemmParams &p, int config, CUstream s) { launch_sm80_choice(handle, p, with_split(config), s); });

@@ -39,7 +39,9 @@ sm80::Choice pipelined_choice(const Handle &handle, const GemmParams &params, vo
     const std::optional<ForcedConfig> forced = forced_config();
     // The hook forces the configuration for the input types it has kernels for (tf32 has no
     // 128 x 256 ones); the rest run as without it.
-    const int kernel = forced ? sm80::kernel_index(params.type_ab, forced->config) : -1;
+    const int kernel = forced ? sm80::kernel_index(params.type_ab, forced->config, params.a_k_major != 0,
+                                                   params.b_k_major != 0)
+                              : -1;
     if (kernel < 0) return pipelined_config(handle, params, stream);
     if (!handle.kernel_available(kernel_table_index(kernel)))
         fail(ASYNCGEMM_STATUS_INVALID_VALUE, "ASYNCGEMM_SM80_CONFIG names configuration " +

@@ -103,17 +103,26 @@ TEST_CASE("sm80: kernel table") {
     std::set<std::string> names;
     for (const sm80::KernelInfo &k : sm80::kKernels) names.insert(k.name);
     CHECK(static_cast<int>(names.size()) == sm80::kKernelCount);
-    CHECK(sm80::kKernelCount <= 24);
-    for (int type : {asyncgemm::kF16, asyncgemm::kBF16}) {
-        for (int config = 0; config < sm80::kTileConfigCount; ++config) CHECK(sm80::kernel_index(type, config) >= 0);
+    for (int i = 0; i < sm80::kKernelCount; ++i) {
+        const sm80::KernelInfo &k = sm80::kKernels[i];
+        CHECK(sm80::kernel_index(k.type_ab, k.config, k.a_k_major, k.b_k_major) == i);
     }
-    // tf32: every configuration but those with 64 x 64 warp tiles (they spill), which the heuristic
-    // avoids for it.
+    // f16 and bf16: every configuration in all four major combinations.
+    for (int type : {asyncgemm::kF16, asyncgemm::kBF16}) {
+        for (int config = 0; config < sm80::kTileConfigCount; ++config)
+            for (bool a : {false, true})
+                for (bool b : {false, true}) CHECK(sm80::kernel_index(type, config, a, b) >= 0);
+    }
+    // tf32: K-major only, every configuration but those with 64 x 64 warp tiles (they spill), which
+    // the heuristic avoids for it.
     for (int config = 0; config < sm80::kTileConfigCount; ++config) {
         const bool warp_64x64 = sm80::warp_tile_m(sm80::kTileConfigs[config]) == 64 &&
                                 sm80::warp_tile_n(sm80::kTileConfigs[config]) == 64;
-        CHECK((sm80::kernel_index(asyncgemm::kF32, config) >= 0) == !warp_64x64);
+        CHECK(sm80::has_kernels(asyncgemm::kF32, config) == !warp_64x64);
+        CHECK(sm80::kernel_index(asyncgemm::kF32, config, true, false) == -1);
+        CHECK(sm80::kernel_index(asyncgemm::kF32, config, false, true) == -1);
     }
+    CHECK(sm80::kKernelCount == 2 * 4 * sm80::kTileConfigCount + 5);
 }
 
 TEST_CASE("sm80: heuristic") {
@@ -167,7 +176,7 @@ TEST_CASE("sm80: kernels that do not fit the device, or do not exist for the typ
                     for (int bytes : {2, 4}) {
                         const sm80::Choice c = sm80::choose_config(true, {m, n, k, 1, bytes}, device);
                         CHECK(sm80::kernel_fits(c.config, device));
-                        CHECK(sm80::kernel_index(bytes == 4 ? asyncgemm::kF32 : asyncgemm::kF16, c.config) >= 0);
+                        CHECK(sm80::has_kernels(bytes == 4 ? asyncgemm::kF32 : asyncgemm::kF16, c.config));
                         CHECK(c.splits >= 1);
                         CHECK(c.splits <= sm80::kMaxSplits);
                     }
@@ -222,7 +231,7 @@ TEST_CASE("sm80: prepare_launch_config") {
     p.ldb = 4000;
     p.a_k_major = 1;
     const sm80::Launch launch = sm80::prepare_launch_config(p, sm80::kConfigPipelinedLarge, 4);
-    CHECK(launch.kernel == sm80::kernel_index(asyncgemm::kBF16, sm80::kConfigPipelinedLarge));
+    CHECK(launch.kernel == sm80::kernel_index(asyncgemm::kBF16, sm80::kConfigPipelinedLarge, true, false));
     CHECK(launch.grid_x == 32u * 32u);
     CHECK(launch.grid_y == 1u);  // batches never split
     CHECK(launch.grid_z == 65535u);
@@ -242,7 +251,7 @@ TEST_CASE("sm80: prepare_launch_config") {
     f32.b_k_major = 1;
     f32.ldb = 4096;
     const sm80::Launch tf32 = sm80::prepare_launch_config(f32, sm80::kConfigPipelinedLarge, 1);
-    CHECK(tf32.kernel == sm80::kernel_index(asyncgemm::kF32, sm80::kConfigPipelinedLarge));
+    CHECK(tf32.kernel == sm80::kernel_index(asyncgemm::kF32, sm80::kConfigPipelinedLarge, true, true));
     CHECK(f32.slices_per_split == 128);  // 4096 / 32
     CHECK(f32.vec_a == 4);
     CHECK(sm80::prepare_launch_config(p, sm80::kTileConfigCount, 1).kernel == -1);

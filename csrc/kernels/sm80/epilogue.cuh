@@ -15,9 +15,11 @@
 
 namespace asyncgemm::sm80 {
 
+// Stores rows of mma tiles i0 .. i0 + rows - 1 of the warp tile (all of them by default).
 template <typename TOut, typename T, int Config>
 __device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const GemmParams &p, int64_t batch,
-                                           int64_t m0, int64_t n0, float alpha, int lane) {
+                                           int64_t m0, int64_t n0, float alpha, int lane, int i0 = 0,
+                                           int rows = mma_tiles_m(kTileConfigs[Config])) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kPair = 2;
     using Pair = Vector<TOut, kPair>;
@@ -37,6 +39,7 @@ __device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, cons
 
 #pragma unroll
     for (int i = 0; i < mma_tiles_m(kC); ++i) {
+        if (i < i0 || i >= i0 + rows) continue;
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
             const int row = kMmaM * i + 8 * half;

@@ -3,16 +3,19 @@
 // The tile is stored as it lies in global memory: rows of 16-byte chunks along the contiguous
 // dimension (k for a K-major operand, x for an MN-major one).  A thread copies chunks
 // copy_chunks_per_thread apart by threads, which is a whole number of rows (threads is a multiple of
-// row_chunks), so all its chunks share one column and one swizzle: per slice, the thread's state is
-// one source pointer and how many rows and columns remain inside the matrix.
+// row_chunks), so all its chunks share one column and one swizzle.
 //
-// A thread whose chunks of a slice all lie whole inside the matrix, 16-byte aligned, copies each
-// with one cp.async and no checks.  Otherwise it goes chunk by chunk, and tails are zero-filled (a
-// product over k past K must add zeros, whatever lies in memory there): a chunk whose source is
-// 16-byte aligned is one cp.async; 8- and 4-byte aligned vectors split it into 8- and 4-byte
-// cp.async; 16-bit elements aligned to 2 bytes only, and a vector the matrix's row ends inside, load
-// element by element and store through registers.  T is f16, bf16 or f32 (tf32 kernels, K-major):
-// the layout is the same bytes either way, a chunk holding 8 or 4 elements.
+// A slice that lies whole inside the matrix across the block's tile, 16-byte aligned, is copied
+// with one cp.async per chunk and no checks: all slices but the last of a split, in all but the
+// edge tiles.
+// For those it keeps a source pointer and a destination offset in registers (the caller counts the
+// whole slices, the same for the whole block); the row stride is the kernel parameter's.  The other slices are copied chunk
+// by chunk from a position derived afresh from the kernel parameters (OperandSource), and tails
+// are zero-filled (a product over k past K must add zeros, whatever lies in memory there): a
+// chunk whose source is 16-byte aligned is one cp.async; 8- and 4-byte aligned vectors split it
+// into 8- and 4-byte cp.async; 16-bit elements aligned to 2 bytes only, and a vector the matrix's
+// row ends inside, load element by element and store through registers.  T is f16, bf16 or f32
+// (tf32 kernels, K-major): the layout is the same bytes either way, a chunk holding 8 or 4 elements.
 #pragma once
 
 #include <stdint.h>
@@ -26,101 +29,115 @@
 
 namespace asyncgemm::sm80 {
 
-template <typename T, int Config, int TileX>
+// Where one operand lies: the matrix (`x_extent` rows, m or n, by `k`, leading dimension `ld`,
+// starting at element `base` of the batch, copies of `vec` elements aligned) and the block's tiles
+// in it (from x = x0, k = k0, the split's first K-slice).
+template <typename T>
+struct OperandSource {
+    const T *base;
+    int64_t ld;
+    int64_t x_extent, k, x0, k0;
+    int vec;
+};
+
+template <typename T, int Config, int TileX, bool KMajor>
 class OperandCopy {
     static constexpr TileConfig kC = kTileConfigs[Config];
     static constexpr int kChunk = kSwizzleChunkBytes / static_cast<int>(sizeof(T));  // elements per chunk
     static constexpr int kSlice = kC.tile_k * kElementBytes / static_cast<int>(sizeof(T));  // K per slice
     using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
     static constexpr int kChunksPerThread = copy_chunks_per_thread(kC, TileX);
-    // Bytes between a thread's chunks: threads chunks, whole rows a multiple of kSwizzleRows apart
-    // (is_valid), so every chunk of the thread has the same swizzle.
+    static constexpr OperandLayout kLayout = operand_layout(TileX, kC.tile_k, KMajor);
+    // A thread's chunks lie kRowStep rows apart, a multiple of kSwizzleRows (is_valid), so all of
+    // them have the same swizzle; in shared memory they lie kDstChunkStep bytes apart.
     static constexpr int kThreads = threads(kC);
+    static constexpr int kRowStep = kThreads / kLayout.row_chunks;
     static constexpr int kDstChunkStep = kThreads * kSwizzleChunkBytes;
 
-public:
-    // Operand with `x_extent` rows (m or n) and `k` columns, starting at element `base` of the batch,
-    // of which this block's tiles start at x = x0, k = k0 (the first K-slice of its split).
-    __device__ __forceinline__ OperandCopy(const T *base, int64_t ld, bool k_major, int64_t x_extent, int64_t k,
-                                           int64_t x0, int64_t k0, int vec, int thread)
-        : vec_(vec) {
-        const OperandLayout layout = operand_layout(TileX, kC.tile_k, k_major);
-        const int row = thread / layout.row_chunks;
-        const int chunk = thread % layout.row_chunks;
-        const int row_step = kThreads / layout.row_chunks;
-        // Global (row, column) of the thread's first chunk; rows and columns are the tile's.
-        const int64_t first_row = (k_major ? x0 : k0) + row;
-        const int64_t first_col = (k_major ? k0 : x0) + static_cast<int64_t>(chunk) * kChunk;
-        src_ = base + first_row * ld + first_col;
-        fallback_ = base;
-        row_stride_ = static_cast<int64_t>(row_step) * ld;
-        rows_left_ = (k_major ? x_extent : k) - first_row;
-        cols_left_ = (k_major ? k : x_extent) - first_col;
-        slice_step_ = k_major ? kSlice : kSlice * ld;
-        k_major_ = k_major;
-        dst_offset_ = static_cast<uint32_t>(swizzled_offset(row, chunk, layout.row_chunks));
-        row_step_ = row_step;
+    // The thread's first chunk of slice `slice` and how much of the matrix lies from it on.
+    struct Position {
+        const T *src;
+        int64_t rows_left, cols_left;
+    };
+    __device__ __forceinline__ static Position position(const OperandSource<T> &s, int thread, int slice) {
+        const int64_t k_first = s.k0 + static_cast<int64_t>(slice) * kSlice;
+        const int64_t row = (KMajor ? s.x0 : k_first) + thread / kLayout.row_chunks;
+        const int64_t col = (KMajor ? k_first : s.x0) + static_cast<int64_t>(thread % kLayout.row_chunks) * kChunk;
+        return {s.base + row * s.ld + col, (KMajor ? s.x_extent : s.k) - row, (KMajor ? s.k : s.x_extent) - col};
     }
 
-    // Copies the next K-slice into the shared tile `tile` (cp.async: commit and wait before
-    // reading), then steps to the slice after it.  Every thread of a block whose chunks all lie
-    // whole inside the matrix (all but the edge tiles and the last slice) takes the first branch:
-    // one unpredicated 16-byte cp.async and one pointer step per chunk.
-    __device__ __forceinline__ void copy(char *tile) {
-        const bool whole = vec_ == kChunk && (kChunksPerThread - 1) * row_step_ < rows_left_ && cols_left_ >= kChunk;
+public:
+    __device__ __forceinline__ OperandCopy(const OperandSource<T> &s, int thread)
+        : dst_offset_(static_cast<uint32_t>(
+              swizzled_offset(thread / kLayout.row_chunks, thread % kLayout.row_chunks, kLayout.row_chunks))) {
+        src_ = position(s, thread, 0).src;
+    }
+
+    // How many leading slices of the split lie whole inside the matrix across the block's tile,
+    // 16-byte aligned, so that every thread copies them unchecked: none where the tile crosses the
+    // matrix's x edge or the vectors are narrower, else all but a last slice that K ends inside.
+    // The same in every thread of the block.
+    __device__ __forceinline__ static int whole_slices(const OperandSource<T> &s) {
+        if (s.vec != kChunk || s.x0 + TileX > s.x_extent) return 0;
+        return static_cast<int>(min((s.k - s.k0) / kSlice, kMaxSlices));
+    }
+
+    // Part `part` of `parts` of K-slice `slice` (counted from the split's first) into the shared
+    // tile `tile` (cp.async: commit and wait before reading).  Slices are copied in order, each part
+    // once; a `whole` slice (one of the leading whole_slices) is spread over the parts, any other
+    // is copied with checks at part 0.  source() gives the operand's OperandSource, read
+    // from the kernel parameters.
+    template <typename Source>
+    __device__ __forceinline__ void copy(char *tile, int slice, int part, int parts, bool whole, const Source &source) {
         if (whole) {
-            copy_whole_slice(smem_addr(tile) + dst_offset_);
-        } else {
-            switch (vec_ * static_cast<int>(sizeof(T))) {  // the vector's bytes
-            case 16: copy_slice<kChunk>(tile); break;
-            case 8: copy_slice<8 / sizeof(T)>(tile); break;
-            case 4: copy_slice<4 / sizeof(T)>(tile); break;
-            default: copy_slice<1>(tile); break;
+            const int64_t ld = source().ld;
+            const uint32_t dst = smem_addr(tile) + dst_offset_;
+#pragma unroll
+            for (int i = part * kChunksPerThread / parts; i < (part + 1) * kChunksPerThread / parts; ++i) {
+                cp_async_16(dst + i * kDstChunkStep, src_);
+                src_ += kRowStep * ld;
             }
-        }
-        src_ += slice_step_;
-        if (k_major_) {
-            cols_left_ -= kSlice;
-        } else {
-            rows_left_ -= kSlice;
+            if (part == parts - 1)
+                src_ += (KMajor ? int64_t{kSlice} : kSlice * ld) - kChunksPerThread * kRowStep * ld;
+        } else if (part == 0) {
+            const OperandSource<T> s = source();
+            const Position at = position(s, static_cast<int>(threadIdx.x), slice);
+            switch (s.vec * static_cast<int>(sizeof(T))) {  // the vector's bytes
+            case 16: copy_checked<kChunk>(tile, s, at); break;
+            case 8: copy_checked<8 / sizeof(T)>(tile, s, at); break;
+            case 4: copy_checked<4 / sizeof(T)>(tile, s, at); break;
+            default: copy_checked<1>(tile, s, at); break;
+            }
         }
     }
 
 private:
-    __device__ __forceinline__ void copy_whole_slice(uint32_t dst) const {
-        const T *src = src_;
-#pragma unroll
-        for (int i = 0; i < kChunksPerThread; ++i) {
-            cp_async_16(dst + i * kDstChunkStep, src);
-            src += row_stride_;
-        }
-    }
-
-    // The checked path serves edge tiles and misaligned operands only: a rolled loop, so that its
-    // four vector widths in each of the four major combinations stay small code (unrolled, they
-    // tripled the family's compile time for no measurable gain).
+    // The checked path serves edge tiles, last slices and misaligned operands only: a rolled loop,
+    // so that its four vector widths in each of the four major combinations stay small code
+    // (unrolled, they tripled the family's compile time for no measurable gain).
     template <int Vec>
-    __device__ __forceinline__ void copy_slice(char *tile) {
+    __device__ __forceinline__ void copy_checked(char *tile, const OperandSource<T> &s, const Position &at) const {
 #pragma unroll 1
         for (int i = 0; i < kChunksPerThread; ++i) {
-            copy_chunk<Vec>(tile + dst_offset_ + i * kDstChunkStep, src_ + i * row_stride_, i * row_step_ < rows_left_);
+            copy_chunk<Vec>(tile + dst_offset_ + i * kDstChunkStep, at.src + i * kRowStep * s.ld, s.base,
+                            i * kRowStep < at.rows_left ? at.cols_left : 0);
         }
     }
 
-    // One 16-byte chunk to shared dst from global src: elements past cols_left_ (or the whole chunk
-    // outside the rows) are zero.  A chunk wholly inside is Vec-element cp.async pieces, one wholly
-    // outside is zero-filled without reading, and one the matrix's row ends inside goes through
-    // registers (a partial cp.async would be reported by compute-sanitizer as reading the whole
-    // vector past the allocation).
+    // One 16-byte chunk to shared dst from global src: elements past `cols` (all of them when the
+    // chunk's row is outside the matrix: cols 0) are zero.  A chunk wholly inside is Vec-element
+    // cp.async pieces, one wholly outside is zero-filled without reading (from `readable`, an address
+    // inside the matrix, as compute-sanitizer checks even copies that read nothing), and one the
+    // matrix's row ends inside goes through registers (a partial cp.async would be reported by
+    // compute-sanitizer as reading the whole vector past the allocation).
     template <int Vec>
-    __device__ __forceinline__ void copy_chunk(char *dst, const T *src, bool row_inside) {
-        const int64_t cols = row_inside ? cols_left_ : 0;
+    __device__ __forceinline__ static void copy_chunk(char *dst, const T *src, const T *readable, int64_t cols) {
         if constexpr (Vec * sizeof(T) >= 4) {
             constexpr int kBytes = Vec * static_cast<int>(sizeof(T));
             if (cols >= kChunk || cols <= 0) {
 #pragma unroll
                 for (int piece = 0; piece < kChunk / Vec; ++piece)
-                    cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), cols > 0 ? src + piece * Vec : fallback_,
+                    cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), cols > 0 ? src + piece * Vec : readable,
                                              cols <= 0);
                 return;
             }
@@ -131,16 +148,8 @@ private:
         *reinterpret_cast<Vector<Bits, kChunk> *>(dst) = *reinterpret_cast<const Vector<Bits, kChunk> *>(elements);
     }
 
-    const T *src_;         // the thread's first chunk of the next slice
-    const T *fallback_;    // a readable address for copies that read nothing
-    int64_t row_stride_;   // elements between the thread's chunks
-    int64_t rows_left_;    // rows of the matrix from the first chunk's row on
-    int64_t cols_left_;    // columns of the matrix from the chunk's first column on
-    int64_t slice_step_;   // elements from one slice's source to the next
-    uint32_t dst_offset_;  // bytes from the tile to the thread's first chunk
-    int row_step_;           // rows between the thread's chunks
-    int vec_;
-    bool k_major_;
+    const T *src_;               // the thread's next chunk to copy of the whole slices
+    const uint32_t dst_offset_;  // bytes from the tile to the thread's first chunk
 };
 
 }  // namespace asyncgemm::sm80

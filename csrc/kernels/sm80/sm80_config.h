@@ -29,12 +29,6 @@ struct TileConfig {
     int warps_m, warps_n;
     int stages;
     int min_blocks_per_sm;  // to __launch_bounds__
-    // Issue a slice's refill after its MMAs rather than before them.  Later is legal (the stage was
-    // freed at the slice's barrier) and takes the copies' address-register hazards off the head of
-    // the slice, but leaves the copy one slice less time to land: measured on H100 it pays only in
-    // the paired kernel (4096^3 and 8192^3 2-3% faster; 128 x 64 at 128 x 4096 x 4096 2% and
-    // 64 x 128 with 2 stages at 16 x 8192 x 8192 12% slower).
-    bool refill_after_mma = false;
 };
 
 // tile_k = 64 makes every shared row, K-major (64 k) or MN-major (64 to 256 x), a multiple of 128
@@ -55,11 +49,11 @@ struct TileConfig {
 //  5: 64 x 128,  4 warps of 64 x 32, 2 stages  - short m (m <= 64): half the wasted rows of 128
 //  6: 128 x 128, 8 warps of 64 x 32, 5 stages  - 0 with a deeper pipeline (160 KB)
 //  7: 128 x 128, 4 warps of 64 x 64, 3 stages  - two blocks per SM (2 x 96 KB): one block's MMAs
-//     run through the other's barriers and copies; refills after the MMAs
+//     run through the other's barriers
 // The indices are stable: the autotune cache stores them.
 inline constexpr TileConfig kTileConfigs[] = {
     {128, 128, 64, 2, 4, 3, 1}, {128, 64, 64, 4, 2, 4, 2}, {128, 128, 64, 2, 4, 1, 1}, {128, 256, 64, 2, 4, 3, 1},
-    {128, 256, 64, 2, 4, 4, 1}, {64, 128, 64, 1, 4, 2, 2}, {128, 128, 64, 2, 4, 5, 1}, {128, 128, 64, 2, 2, 3, 2, true},
+    {128, 256, 64, 2, 4, 4, 1}, {64, 128, 64, 1, 4, 2, 2}, {128, 128, 64, 2, 4, 5, 1}, {128, 128, 64, 2, 2, 3, 2},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigPipelinedLarge = 0;
@@ -76,8 +70,7 @@ inline constexpr int kConfigPaired = 7;
 constexpr uint64_t table_fingerprint() {
     uint64_t hash = kFnvOffset;
     for (const TileConfig &c : kTileConfigs)
-        hash = fnv1a(hash, {c.tile_m, c.tile_n, c.tile_k, c.warps_m, c.warps_n, c.stages, c.min_blocks_per_sm,
-                            c.refill_after_mma ? 1 : 0});
+        hash = fnv1a(hash, {c.tile_m, c.tile_n, c.tile_k, c.warps_m, c.warps_n, c.stages, c.min_blocks_per_sm});
     return hash;
 }
 
@@ -162,56 +155,69 @@ static_assert(all_valid(), "a TileConfig breaks an assumption of the sm80 kernel
 
 // ---- the kernels -----------------------------------------------------------------------------
 //
-// Majors are a run-time property (ldmatrix or ldmatrix.trans per operand, a uniform branch, and the
-// copy's row/chunk shape), so a kernel serves all four: one kernel per input type and configuration.
+// The operands' majors are compiled into a kernel (ldmatrix or ldmatrix.trans, the copies' shape and
+// the fragment addresses all follow from them), so each input type and configuration has four
+// kernels, one per major combination.  One kernel serving all four would branch around its whole
+// body, and ptxas, allocating registers across the four bodies at once, spills in the K loop.
 struct KernelInfo {
-    const char *name;       // extern "C" symbol in the sm80 fatbin
-    DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
-    int config;             // index into kTileConfigs
-    uint32_t dynamic_smem;  // bytes of dynamic shared memory at launch
+    const char *name;              // extern "C" symbol in the sm80 fatbin
+    DType type_ab;                 // A and B element type (C and D: any type, chosen at run time)
+    int config;                    // index into kTileConfigs
+    bool a_k_major, b_k_major;     // the majors of A and B it reads
+    uint32_t dynamic_smem;         // bytes of dynamic shared memory at launch
 };
 
-constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config) {
-    return {name, type_ab, config, smem_bytes(kTileConfigs[config])};
+constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config, bool a_k_major, bool b_k_major) {
+    return {name, type_ab, config, a_k_major, b_k_major, smem_bytes(kTileConfigs[config])};
 }
 
 // Names: asyncgemm_sm80_gemm_<type_ab>_<tile_m>x<tile_n>x<tile_k>_s<stages>[_w<warps> where two
-// configurations differ in warps only]; tile_k counts 16-bit elements for tf32 too (the same bytes).
-// tf32 has no kernels with 64 x 64 warp tiles (configurations 3, 4 and 7): ptxas spills 8 bytes in
-// each (sm_90, sm_120), where the 16-bit ones fit.  sm80_gemm.cu checks at
-// compile time that each of its kernels matches its entry here.
+// configurations differ in warps only]_<majors>, majors as in the SIMT family: k for a K-major
+// operand, m (A) or n (B) for an MN-major one.  tile_k counts 16-bit elements for tf32 too (the same
+// bytes).  tf32 has K-major kernels only (ldmatrix.trans has no 32-bit form), and none with 64 x 64
+// warp tiles (configurations 3, 4 and 7), which spill with 32-bit fragments.  sm80_gemm.cu checks
+// at compile time that each of its kernels matches its entry here.
+#define ASYNCGEMM_SM80_KERNEL_INFOS(NAME, TYPE, CONFIG)                                             \
+    kernel_info(NAME "_kk", TYPE, CONFIG, true, true), kernel_info(NAME "_kn", TYPE, CONFIG, true, false), \
+        kernel_info(NAME "_mk", TYPE, CONFIG, false, true), kernel_info(NAME "_mn", TYPE, CONFIG, false, false)
 inline constexpr KernelInfo kKernels[] = {
-    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3", kF16, kConfigPipelinedLarge),
-    kernel_info("asyncgemm_sm80_gemm_f16_128x64x64_s4", kF16, kConfigPipelinedSmall),
-    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s1", kF16, kConfigAsyncCopy),
-    kernel_info("asyncgemm_sm80_gemm_f16_128x256x64_s3", kF16, kConfigWide),
-    kernel_info("asyncgemm_sm80_gemm_f16_128x256x64_s4", kF16, kConfigWideDeep),
-    kernel_info("asyncgemm_sm80_gemm_f16_64x128x64_s2", kF16, kConfigShortM),
-    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s5", kF16, kConfigLargeDeep),
-    kernel_info("asyncgemm_sm80_gemm_f16_128x128x64_s3_w4", kF16, kConfigPaired),
-    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s3", kBF16, kConfigPipelinedLarge),
-    kernel_info("asyncgemm_sm80_gemm_bf16_128x64x64_s4", kBF16, kConfigPipelinedSmall),
-    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s1", kBF16, kConfigAsyncCopy),
-    kernel_info("asyncgemm_sm80_gemm_bf16_128x256x64_s3", kBF16, kConfigWide),
-    kernel_info("asyncgemm_sm80_gemm_bf16_128x256x64_s4", kBF16, kConfigWideDeep),
-    kernel_info("asyncgemm_sm80_gemm_bf16_64x128x64_s2", kBF16, kConfigShortM),
-    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s5", kBF16, kConfigLargeDeep),
-    kernel_info("asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4", kBF16, kConfigPaired),
-    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s3", kF32, kConfigPipelinedLarge),
-    kernel_info("asyncgemm_sm80_gemm_tf32_128x64x64_s4", kF32, kConfigPipelinedSmall),
-    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s1", kF32, kConfigAsyncCopy),
-    kernel_info("asyncgemm_sm80_gemm_tf32_64x128x64_s2", kF32, kConfigShortM),
-    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s5", kF32, kConfigLargeDeep),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x128x64_s3", kF16, kConfigPipelinedLarge),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x64x64_s4", kF16, kConfigPipelinedSmall),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x128x64_s1", kF16, kConfigAsyncCopy),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x256x64_s3", kF16, kConfigWide),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x256x64_s4", kF16, kConfigWideDeep),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_64x128x64_s2", kF16, kConfigShortM),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x128x64_s5", kF16, kConfigLargeDeep),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x128x64_s3_w4", kF16, kConfigPaired),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x128x64_s3", kBF16, kConfigPipelinedLarge),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x64x64_s4", kBF16, kConfigPipelinedSmall),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x128x64_s1", kBF16, kConfigAsyncCopy),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x256x64_s3", kBF16, kConfigWide),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x256x64_s4", kBF16, kConfigWideDeep),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_64x128x64_s2", kBF16, kConfigShortM),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x128x64_s5", kBF16, kConfigLargeDeep),
+    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4", kBF16, kConfigPaired),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s3_kk", kF32, kConfigPipelinedLarge, true, true),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x64x64_s4_kk", kF32, kConfigPipelinedSmall, true, true),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s1_kk", kF32, kConfigAsyncCopy, true, true),
+    kernel_info("asyncgemm_sm80_gemm_tf32_64x128x64_s2_kk", kF32, kConfigShortM, true, true),
+    kernel_info("asyncgemm_sm80_gemm_tf32_128x128x64_s5_kk", kF32, kConfigLargeDeep, true, true),
 };
+#undef ASYNCGEMM_SM80_KERNEL_INFOS
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
-// Index into kKernels of the kernel for these inputs, -1 if there is none.
-constexpr int kernel_index(int32_t type_ab, int config) {
+// Index into kKernels of the kernel for these inputs and majors, -1 if there is none.
+constexpr int kernel_index(int32_t type_ab, int config, bool a_k_major, bool b_k_major) {
     for (int i = 0; i < kKernelCount; ++i) {
-        if (kKernels[i].type_ab == type_ab && kKernels[i].config == config) return i;
+        const KernelInfo &k = kKernels[i];
+        if (k.type_ab == type_ab && k.config == config && k.a_k_major == a_k_major && k.b_k_major == b_k_major)
+            return i;
     }
     return -1;
 }
+
+// The configuration has kernels for these input types (K-major ones at least, as for tf32).
+constexpr bool has_kernels(int32_t type_ab, int config) { return kernel_index(type_ab, config, true, true) >= 0; }
 
 // ---- choosing and launching ------------------------------------------------------------------
 
@@ -343,7 +349,7 @@ inline Launch prepare_launch_config(GemmParams &p, int config_index, int splits)
     if (!supports_types(p.type_ab, p.type_cd, true, p.a_k_major != 0, p.b_k_major != 0) || p.m < 1 || p.n < 1 ||
         p.k < 0 || p.batch_count < 1)
         return none;
-    const int index = kernel_index(p.type_ab, config_index);
+    const int index = kernel_index(p.type_ab, config_index, p.a_k_major != 0, p.b_k_major != 0);
     if (index < 0) return none;
     const KernelInfo &kernel = kKernels[index];
     const TileConfig &config = kTileConfigs[kernel.config];

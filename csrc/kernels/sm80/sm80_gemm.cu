@@ -1,7 +1,7 @@
 // Tensor-core GEMM with asynchronous copies (ASYNCGEMM_ALGO_ASYNC_COPY and ASYNCGEMM_ALGO_PIPELINED):
-// D = alpha * A·B + beta * C with f16 or bf16 A and B in any majors (a run-time choice), or f32 A and
-// B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and D, any sizes and alignments,
-// batched.
+// D = alpha * A·B + beta * C with f16 or bf16 A and B in any majors (one kernel per combination), or
+// f32 A and B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and D, any sizes and
+// alignments, batched.
 //
 // A block computes one tile of D (sm80_config.h).  Each K-slice of A and B is copied global ->
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
@@ -13,8 +13,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
-
-#include <type_traits>
 
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/kernel_entry.cuh"
@@ -30,20 +28,51 @@
 namespace asyncgemm::sm80 {
 namespace {
 
-// T: __half or __nv_bfloat16, the element type of A and B, or float for tf32.
-template <typename T, int Config>
-__device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
+// The block's K loop over `slices` slices from k0 for operands of the given majors: the copies and
+// fragment addresses are built for them, so every copy and ldmatrix is of one kind.
+template <typename T, int Config, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void multiply(WarpTile<T, Config> &tile, const GemmParams &p, int64_t batch, int64_t m0,
+                                         int64_t n0, int64_t k0, int slices, char *smem) {
     constexpr TileConfig kC = kTileConfigs[Config];
-    constexpr int kStages = kC.stages;
-    extern __shared__ __align__(128) char smem[];
+    const int thread = static_cast<int>(threadIdx.x);
     const auto a_tile = [&](int stage) { return smem + stage * stage_bytes(kC); };
     const auto b_tile = [&](int stage) { return smem + stage * stage_bytes(kC) + operand_bytes(kC, kC.tile_m); };
+    const auto source_a = [&] {
+        return OperandSource<T>{static_cast<const T *>(p.a) + batch * p.stride_a, p.lda, p.m, p.k, m0, k0, p.vec_a};
+    };
+    const auto source_b = [&] {
+        return OperandSource<T>{static_cast<const T *>(p.b) + batch * p.stride_b, p.ldb, p.n, p.k, n0, k0, p.vec_b};
+    };
+    OperandCopy<T, Config, kC.tile_m, AKMajor> copy_a(source_a(), thread);
+    OperandCopy<T, Config, kC.tile_n, BKMajor> copy_b(source_b(), thread);
+    // The leading slices whole inside the matrix for both operands (the same in every thread) are
+    // copied unchecked; the others per operand, checked where that operand needs it.
+    const int whole_a = decltype(copy_a)::whole_slices(source_a());
+    const int whole_b = decltype(copy_b)::whole_slices(source_b());
+    const auto copy_slice = [&](int stage, int slice, int part, int parts, auto all_whole) {
+        copy_a.copy(a_tile(stage), slice, part, parts, decltype(all_whole)::value || slice < whole_a, source_a);
+        copy_b.copy(b_tile(stage), slice, part, parts, decltype(all_whole)::value || slice < whole_b, source_b);
+    };
+    const WarpFragments<Config, AKMajor, BKMajor> warp(tile.warp_m0, tile.warp_n0, thread % kWarpSize);
+    mainloop<kC.stages>(
+        tile, warp, slices, min(whole_a, whole_b), copy_slice, [&](int stage) { return smem_addr(a_tile(stage)); },
+        [&](int stage) { return smem_addr(b_tile(stage)); });
+}
+
+// T: __half or __nv_bfloat16, the element type of A and B, or float for tf32 (K-major only).
+template <typename T, int Config, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    // 128-byte aligned, as the fragment addresses need (warp_tile.cuh); every tile lies a multiple of
+    // 128 bytes from it.
+    extern __shared__ __align__(128) char smem[];
+    static_assert(operand_bytes(kC, kC.tile_m) % 128 == 0 && operand_bytes(kC, kC.tile_n) % 128 == 0,
+                  "shared tiles must stay 128-byte aligned");
 
     const TileCoord coord = grouped_tile(static_cast<int32_t>(blockIdx.x), p.tiles_m, p.tiles_n, p.raster_group);
     const int64_t m0 = static_cast<int64_t>(coord.m) * kC.tile_m;
     const int64_t n0 = static_cast<int64_t>(coord.n) * kC.tile_n;
     const int thread = static_cast<int>(threadIdx.x);
-    const int warp = thread / kWarpSize;
     const int lane = thread % kWarpSize;
 
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.  prepare_launch
@@ -59,42 +88,29 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
     const float alpha = has_product ? p.alpha : 0.f;
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
-        OperandCopy<T, Config, kC.tile_m> copy_a(static_cast<const T *>(p.a) + batch * p.stride_a, p.lda,
-                                                 p.a_k_major != 0, p.m, p.k, m0, k0, p.vec_a, thread);
-        OperandCopy<T, Config, kC.tile_n> copy_b(static_cast<const T *>(p.b) + batch * p.stride_b, p.ldb,
-                                                 p.b_k_major != 0, p.n, p.k, n0, k0, p.vec_b, thread);
-        WarpTile<T, Config> tile(p.a_k_major != 0, p.b_k_major != 0, warp, lane);
-        const auto copy_slice = [&](int stage) {
-            copy_a.copy(a_tile(stage));
-            copy_b.copy(b_tile(stage));
-        };
-        const auto a_address = [&](int stage) { return smem_addr(a_tile(stage)); };
-        const auto b_address = [&](int stage) { return smem_addr(b_tile(stage)); };
-        // The majors pick ldmatrix or ldmatrix.trans: one branch per launch, not per load, which
-        // would cut the instruction stream into pieces ptxas cannot interleave.  tf32 is K-major
-        // alone (the planner sends nothing else).
-        if constexpr (std::is_same_v<T, float>) {
-            mainloop<kStages, kC.refill_after_mma, true, true>(tile, slices, copy_slice, a_address, b_address);
-        } else if (p.a_k_major != 0) {
-            if (p.b_k_major != 0) {
-                mainloop<kStages, kC.refill_after_mma, true, true>(tile, slices, copy_slice, a_address, b_address);
-            } else {
-                mainloop<kStages, kC.refill_after_mma, true, false>(tile, slices, copy_slice, a_address, b_address);
+        WarpTile<T, Config> tile(thread / kWarpSize);
+        multiply<T, Config, AKMajor, BKMajor>(tile, p, batch, m0, n0, k0, slices, smem);
+
+        const auto store_rows = [&](int i0, int rows) {
+            switch (p.type_cd) {
+            case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, lane, i0, rows); break;
+            case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, lane, i0, rows); break;
+            case kBF16: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha, lane, i0, rows); break;
+            default: break;
             }
-        } else if (p.b_k_major != 0) {
-            mainloop<kStages, kC.refill_after_mma, false, true>(tile, slices, copy_slice, a_address, b_address);
+        };
+        if (p.splits > 1) {
+            // Split-K (never with batches): the last block of the tile to finish sums and stores
+            // it, a group of rows at a time (split_k.cuh).
+            if (!arrive_split(tile, p, static_cast<int>(blockIdx.x), split, thread)) return;
+            constexpr int kRows = split_rows_per_group<Config>();
+#pragma unroll
+            for (int i0 = 0; i0 < mma_tiles_m(kC); i0 += kRows) {
+                add_splits<kRows>(tile, p, static_cast<int>(blockIdx.x), i0, thread);
+                store_rows(i0, kRows);
+            }
         } else {
-            mainloop<kStages, kC.refill_after_mma, false, false>(tile, slices, copy_slice, a_address, b_address);
-        }
-
-        // Split-K (never with batches): the last block of the tile to finish stores the sum.
-        if (p.splits > 1 && !reduce_splits(tile, p, static_cast<int>(blockIdx.x), split, thread)) return;
-
-        switch (p.type_cd) {
-        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, lane); break;
-        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, lane); break;
-        case kBF16: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha, lane); break;
-        default: break;
+            store_rows(0, mma_tiles_m(kC));
         }
 
         // The next batch's prologue refills the stages: every thread must be done reading them.
@@ -107,38 +123,44 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
 }  // namespace asyncgemm::sm80
 
 // One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
-#define ASYNCGEMM_SM80_KERNEL(NAME, T, CONFIG)                                                                    \
-    extern "C" __global__ void __launch_bounds__(                                                                 \
-        asyncgemm::sm80::threads(asyncgemm::sm80::kTileConfigs[CONFIG]),                                          \
-        asyncgemm::sm80::kTileConfigs[CONFIG].min_blocks_per_sm) NAME(const asyncgemm::GemmParams params) {       \
-        asyncgemm::sm80::sm80_gemm<T, CONFIG>(params);                                                            \
-    }                                                                                                             \
-    static_assert(asyncgemm::sm80::kernel_index(asyncgemm::kDTypeOf<T>, CONFIG) >= 0 &&                       \
-                      asyncgemm::same_name(                                                                 \
-                          asyncgemm::sm80::kKernels[asyncgemm::sm80::kernel_index(asyncgemm::kDTypeOf<T>,     \
-                                                                                  CONFIG)]                        \
-                              .name,                                                                              \
-                          #NAME),                                                                                 \
+#define ASYNCGEMM_SM80_KERNEL(NAME, T, CONFIG, A_K_MAJOR, B_K_MAJOR)                                            \
+    extern "C" __global__ void __launch_bounds__(                                                             \
+        asyncgemm::sm80::threads(asyncgemm::sm80::kTileConfigs[CONFIG]),                                      \
+        asyncgemm::sm80::kTileConfigs[CONFIG].min_blocks_per_sm) NAME(const asyncgemm::GemmParams params) {   \
+        asyncgemm::sm80::sm80_gemm<T, CONFIG, A_K_MAJOR, B_K_MAJOR>(params);                                  \
+    }                                                                                                         \
+    static_assert(asyncgemm::sm80::kernel_index(asyncgemm::kDTypeOf<T>, CONFIG, A_K_MAJOR, B_K_MAJOR) >= 0 && \
+                      asyncgemm::same_name(asyncgemm::sm80::kKernels[asyncgemm::sm80::kernel_index(           \
+                                                                 asyncgemm::kDTypeOf<T>, CONFIG, A_K_MAJOR,    \
+                                                                 B_K_MAJOR)]                                  \
+                                               .name,                                                         \
+                                           #NAME),                                                            \
                   #NAME " does not match its kKernels entry")
+// The four major combinations of one type and configuration.
+#define ASYNCGEMM_SM80_KERNELS(NAME, T, CONFIG)                   \
+    ASYNCGEMM_SM80_KERNEL(NAME##_kk, T, CONFIG, true, true);      \
+    ASYNCGEMM_SM80_KERNEL(NAME##_kn, T, CONFIG, true, false);     \
+    ASYNCGEMM_SM80_KERNEL(NAME##_mk, T, CONFIG, false, true);     \
+    ASYNCGEMM_SM80_KERNEL(NAME##_mn, T, CONFIG, false, false)
 
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s3, __half, asyncgemm::sm80::kConfigPipelinedLarge);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x64x64_s4, __half, asyncgemm::sm80::kConfigPipelinedSmall);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s1, __half, asyncgemm::sm80::kConfigAsyncCopy);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x256x64_s3, __half, asyncgemm::sm80::kConfigWide);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x256x64_s4, __half, asyncgemm::sm80::kConfigWideDeep);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_64x128x64_s2, __half, asyncgemm::sm80::kConfigShortM);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s5, __half, asyncgemm::sm80::kConfigLargeDeep);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_f16_128x128x64_s3_w4, __half, asyncgemm::sm80::kConfigPaired);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedLarge);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x64x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedSmall);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s1, __nv_bfloat16, asyncgemm::sm80::kConfigAsyncCopy);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x256x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigWide);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x256x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigWideDeep);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4, __nv_bfloat16, asyncgemm::sm80::kConfigPaired);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3, float, asyncgemm::sm80::kConfigPipelinedLarge);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x64x64_s4, float, asyncgemm::sm80::kConfigPipelinedSmall);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s1, float, asyncgemm::sm80::kConfigAsyncCopy);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_64x128x64_s2, float, asyncgemm::sm80::kConfigShortM);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s5, float, asyncgemm::sm80::kConfigLargeDeep);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s3, __half, asyncgemm::sm80::kConfigPipelinedLarge);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x64x64_s4, __half, asyncgemm::sm80::kConfigPipelinedSmall);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s1, __half, asyncgemm::sm80::kConfigAsyncCopy);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x256x64_s3, __half, asyncgemm::sm80::kConfigWide);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x256x64_s4, __half, asyncgemm::sm80::kConfigWideDeep);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_64x128x64_s2, __half, asyncgemm::sm80::kConfigShortM);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s5, __half, asyncgemm::sm80::kConfigLargeDeep);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s3_w4, __half, asyncgemm::sm80::kConfigPaired);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedLarge);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x64x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedSmall);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s1, __nv_bfloat16, asyncgemm::sm80::kConfigAsyncCopy);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x256x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigWide);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x256x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigWideDeep);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);
+ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4, __nv_bfloat16, asyncgemm::sm80::kConfigPaired);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3_kk, float, asyncgemm::sm80::kConfigPipelinedLarge, true, true);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x64x64_s4_kk, float, asyncgemm::sm80::kConfigPipelinedSmall, true, true);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s1_kk, float, asyncgemm::sm80::kConfigAsyncCopy, true, true);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_64x128x64_s2_kk, float, asyncgemm::sm80::kConfigShortM, true, true);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s5_kk, float, asyncgemm::sm80::kConfigLargeDeep, true, true);

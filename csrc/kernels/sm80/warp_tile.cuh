@@ -19,34 +19,40 @@
 
 namespace asyncgemm::sm80 {
 
-// Where one lane's ldmatrix rows lie in one operand's tile; x blocks and k steps are whole 16 x 16
-// blocks, which move along rows or chunks depending on the major (a uniform run-time choice).
+// Where one lane's ldmatrix rows lie in one operand's tile of TileX rows (m or n) by tile_k, stored
+// K-major or MN-major (then read with .trans).
+//
+// The lane's row and chunk of block (0, 0) are fixed; the other blocks of the warp lie whole blocks of
+// 16 rows further (a constant, the ldmatrix's immediate) or 2 logical chunks further along the row.
+// Two chunks further never carries into the lane's own chunk bits (bit 0: the matrix's k / 8 or x / 8;
+// above bit 3 and more: the warp's first x, a multiple of the warp's 16-wide blocks, a power of two
+// up to 4) and stays inside the lane's 128-byte span, so after the swizzle it is an XOR of the
+// address bits 5 and 6 with a constant (WarpFragments checks the counts).  With tiles 128-byte
+// aligned, the XOR applies to the whole address: one LOP3 per step or block, or none.
+template <int Config, int TileX, bool KMajor>
 class FragmentAddress {
+    static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kRowBytes = operand_layout(TileX, kC.tile_k, KMajor).row_chunks * kSwizzleChunkBytes;
+
 public:
-    // warp_x: the warp tile's first x in the block tile.  k_first: matrices step along k first (B's
-    // order above), else along x (A's).
-    __device__ __forceinline__ FragmentAddress(int tile_x, int tile_k, bool k_major, int warp_x, bool k_first,
-                                               int lane)
-        : swizzle_(lane % kSwizzleRows) {
+    // warp_x: the warp tile's first x in the block tile.  k_first: the four matrices step along k first (B's order above), else along x (A's).
+    __device__ __forceinline__ FragmentAddress(int warp_x, bool k_first, int lane) {
         const int q = lane / 8;
         const int r = lane % 8;
         const int x8 = k_first ? q / 2 : q % 2;  // the matrix's x / 8 and k / 8 in the 16 x 16 block
         const int k8 = k_first ? q % 2 : q / 2;
-        const int row_bytes = operand_layout(tile_x, tile_k, k_major).row_chunks * kSwizzleChunkBytes;
-        const int lane_row = k_major ? warp_x + x8 * 8 + r : k8 * 8 + r;
-        lane_chunk_ = k_major ? k8 : warp_x / kChunkElements + x8;
-        lane_offset_ = static_cast<uint32_t>(lane_row * row_bytes);
-        block_row_bytes_ = static_cast<uint32_t>(16 * row_bytes);
+        const int row = KMajor ? warp_x + x8 * 8 + r : k8 * 8 + r;
+        const int chunk = KMajor ? k8 : warp_x / kChunkElements + x8;
+        lane_offset_ = static_cast<uint32_t>(swizzled_offset(row, chunk, kRowBytes / kSwizzleChunkBytes));
     }
 
-    // ldmatrix.x4 of the 16 x 16 block at x = 16 * x_block (from the warp's first x), k = 16 * k_step.
-    // KMajor must be the major the address was built for (the caller branches once per slice).
-    template <bool KMajor>
+    // ldmatrix.x4 of the 16 x 16 block at x = 16 * x_block (from the warp's first x), k = 16 * k_step
+    // of the tile at shared-window address `tile` (128-byte aligned).
     __device__ __forceinline__ void load(uint32_t (&r)[4], uint32_t tile, int x_block, int k_step) const {
-        const int row_block = KMajor ? x_block : k_step;
-        const int chunk = lane_chunk_ + 2 * (KMajor ? k_step : x_block);
-        const uint32_t address = tile + lane_offset_ + row_block * block_row_bytes_ +
-                                 static_cast<uint32_t>((chunk ^ swizzle_) * kSwizzleChunkBytes);
+        const int along_rows = KMajor ? x_block : k_step;
+        const int along_row = KMajor ? k_step : x_block;
+        const uint32_t address = ((tile + lane_offset_) ^ static_cast<uint32_t>(along_row * 2 * kSwizzleChunkBytes)) +
+                                 static_cast<uint32_t>(along_rows * 16 * kRowBytes);
         if constexpr (KMajor) {
             ldmatrix_x4(r, address);
         } else {
@@ -55,17 +61,20 @@ public:
     }
 
 private:
-    int swizzle_;
-    int lane_chunk_;
-    uint32_t lane_offset_;
-    uint32_t block_row_bytes_;
+    uint32_t lane_offset_;  // bytes from the tile to the lane's row of block (0, 0), swizzled
 };
 
-// T: __half, __nv_bfloat16, or float (tf32, K-major operands only).  The warp at (warp / warps_n, warp % warps_n) of the warp grid owns
-// rows warp_m0 .. + warp_tile_m and columns warp_n0 .. + warp_tile_n of the block tile.  A slice of
-// tile_k is kSteps steps of 32 bytes of K (k16, or k8 of tf32): load() fetches one step's fragments,
-// mma() multiplies them in.  The
-// majors are template parameters (ldmatrix or ldmatrix.trans): the caller picks them once per launch.
+// One k16 step's operands of a warp: a[i] the A fragment of m16 tile i, b[j / 2] the B fragments of
+// n8 tiles j (registers 0-1) and j + 1 (2-3).
+template <int Config>
+struct Fragments {
+    uint32_t a[mma_tiles_m(kTileConfigs[Config])][4];
+    uint32_t b[mma_tiles_n(kTileConfigs[Config]) / 2][4];
+};
+
+// The warp at (warp / warps_n, warp % warps_n) of the warp grid owns rows warp_m0 .. + warp_tile_m and
+// columns warp_n0 .. + warp_tile_n of the block tile: its fp32 accumulators, and mma() adds one k16
+// step's product to them.  T: __half, __nv_bfloat16, or float (tf32).
 template <typename T, int Config>
 class WarpTile {
     static constexpr TileConfig kC = kTileConfigs[Config];
@@ -73,20 +82,8 @@ class WarpTile {
     static constexpr int kTilesN = mma_tiles_n(kC);
 
 public:
-    static constexpr int kSteps = kC.tile_k / kMmaK;
-
-    // One k16 step's operands: a[i] the A fragment of m16 tile i, b[j / 2] the B fragments of n8
-    // tiles j (registers 0-1) and j + 1 (2-3).
-    struct Fragments {
-        uint32_t a[kTilesM][4];
-        uint32_t b[kTilesN / 2][4];
-    };
-
-    __device__ __forceinline__ WarpTile(bool a_k_major, bool b_k_major, int warp, int lane)
-        : warp_m0(warp / kC.warps_n * warp_tile_m(kC)),
-          warp_n0(warp % kC.warps_n * warp_tile_n(kC)),
-          a_(kC.tile_m, kC.tile_k, a_k_major, warp_m0, false, lane),
-          b_(kC.tile_n, kC.tile_k, b_k_major, warp_n0, true, lane) {
+    __device__ __forceinline__ explicit WarpTile(int warp)
+        : warp_m0(warp / kC.warps_n * warp_tile_m(kC)), warp_n0(warp % kC.warps_n * warp_tile_n(kC)) {
 #pragma unroll
         for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
@@ -97,17 +94,8 @@ public:
         }
     }
 
-    // The fragments of k16 step `step` of the slice held in the shared tiles at a_tile, b_tile.
-    template <bool AKMajor, bool BKMajor>
-    __device__ __forceinline__ void load(Fragments &f, uint32_t a_tile, uint32_t b_tile, int step) const {
-#pragma unroll
-        for (int i = 0; i < kTilesM; ++i) a_.template load<AKMajor>(f.a[i], a_tile, i, step);
-#pragma unroll
-        for (int j = 0; j < kTilesN / 2; ++j) b_.template load<BKMajor>(f.b[j], b_tile, j, step);
-    }
-
     // acc += one step's product.
-    __device__ __forceinline__ void mma(const Fragments &f) {
+    __device__ __forceinline__ void mma(const Fragments<Config> &f) {
 #pragma unroll
         for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
@@ -120,9 +108,37 @@ public:
 
     const int warp_m0, warp_n0;
     float acc[kTilesM][kTilesN][4];  // mma tile (i, j): rows warp_m0 + 16 i, columns warp_n0 + 8 j
+};
+
+// The ldmatrix loads of a warp's fragments from the shared tiles, for operands of the given majors
+// (ldmatrix or ldmatrix.trans, chosen once per launch).  A slice of tile_k is kSteps steps of 32
+// bytes of K (k16, or k8 of tf32).
+template <int Config, bool AKMajor, bool BKMajor>
+class WarpFragments {
+    static constexpr TileConfig kC = kTileConfigs[Config];
+    static constexpr int kBlocksA = mma_tiles_m(kC);      // 16 x 16 blocks of A per step
+    static constexpr int kBlocksB = mma_tiles_n(kC) / 2;  // and of B
+    static_assert(kBlocksA <= 4 && kBlocksB <= 4 && (kBlocksA & (kBlocksA - 1)) == 0 &&
+                      (kBlocksB & (kBlocksB - 1)) == 0 && kC.tile_k / kMmaK <= 4,
+                  "FragmentAddress: a warp's blocks and steps must stay inside the lane's 128-byte span");
+
+public:
+    static constexpr int kSteps = kC.tile_k / kMmaK;
+
+    __device__ __forceinline__ WarpFragments(int warp_m0, int warp_n0, int lane)
+        : a_(warp_m0, false, lane), b_(warp_n0, true, lane) {}
+
+    // The fragments of step `step` of the slice held in the shared tiles at a_tile, b_tile.
+    __device__ __forceinline__ void load(Fragments<Config> &f, uint32_t a_tile, uint32_t b_tile, int step) const {
+#pragma unroll
+        for (int i = 0; i < kBlocksA; ++i) a_.load(f.a[i], a_tile, i, step);
+#pragma unroll
+        for (int j = 0; j < kBlocksB; ++j) b_.load(f.b[j], b_tile, j, step);
+    }
 
 private:
-    FragmentAddress a_, b_;
+    FragmentAddress<Config, kC.tile_m, AKMajor> a_;
+    FragmentAddress<Config, kC.tile_n, BKMajor> b_;
 };
 
 }  // namespace asyncgemm::sm80
