@@ -7,15 +7,15 @@
 //
 // A slice that lies whole inside the matrix across the block's tile, 16-byte aligned, is copied
 // with one cp.async per chunk and no checks: all slices but the last of a split, in all but the
-// edge tiles.
-// For those it keeps a source pointer and a destination offset in registers (the caller counts the
-// whole slices, the same for the whole block); the row stride is the kernel parameter's.  The other slices are copied chunk
-// by chunk from a position derived afresh from the kernel parameters (OperandSource), and tails
-// are zero-filled (a product over k past K must add zeros, whatever lies in memory there): a
-// chunk whose source is 16-byte aligned is one cp.async; 8- and 4-byte aligned vectors split it
-// into 8- and 4-byte cp.async; 16-bit elements aligned to 2 bytes only, and a vector the matrix's
-// row ends inside, load element by element and store through registers.  T is f16, bf16 or f32
-// (tf32 kernels, K-major): the layout is the same bytes either way, a chunk holding 8 or 4 elements.
+// edge tiles.  For those a thread keeps a source pointer and a destination offset in registers
+// (the caller counts the whole slices, the same in every thread of the block); the row stride is
+// the kernel parameter's.  The other slices are copied chunk by chunk from a position derived
+// afresh from the kernel parameters (OperandSource), and tails are zero-filled (a product over k
+// past K must add zeros, whatever lies in memory there): a chunk whose source is 16-byte aligned is
+// one cp.async; 8- and 4-byte aligned vectors split it into 8- and 4-byte cp.async; 16-bit elements
+// aligned to 2 bytes only, and a vector the matrix's row ends inside, load element by element and
+// store through registers.  T is f16, bf16 or f32 (tf32 kernels, K-major): the layout is the same
+// bytes either way, a chunk holding 8 or 4 elements.
 #pragma once
 
 #include <stdint.h>
@@ -85,8 +85,8 @@ public:
     // Part `part` of `parts` of K-slice `slice` (counted from the split's first) into the shared
     // tile `tile` (cp.async: commit and wait before reading).  Slices are copied in order, each part
     // once; a `whole` slice (one of the leading whole_slices) is spread over the parts, any other
-    // is copied with checks at part 0.  source() gives the operand's OperandSource, read
-    // from the kernel parameters.
+    // is copied with checks at part 0.  source() gives the operand's OperandSource, read from the
+    // kernel parameters.
     template <typename Source>
     __device__ __forceinline__ void copy(char *tile, int slice, int part, int parts, bool whole, const Source &source) {
         if (whole) {

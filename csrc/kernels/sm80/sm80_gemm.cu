@@ -159,8 +159,10 @@ ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x256x64_s4, __nv_bfloat16, as
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4, __nv_bfloat16, asyncgemm::sm80::kConfigPaired);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3_kk, float, asyncgemm::sm80::kConfigPipelinedLarge, true, true);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x64x64_s4_kk, float, asyncgemm::sm80::kConfigPipelinedSmall, true, true);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3_kk, float, asyncgemm::sm80::kConfigPipelinedLarge, true,
+                      true);
+ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x64x64_s4_kk, float, asyncgemm::sm80::kConfigPipelinedSmall, true,
+                      true);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s1_kk, float, asyncgemm::sm80::kConfigAsyncCopy, true, true);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_64x128x64_s2_kk, float, asyncgemm::sm80::kConfigShortM, true, true);
 ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s5_kk, float, asyncgemm::sm80::kConfigLargeDeep, true, true);

@@ -22,20 +22,21 @@ namespace asyncgemm::sm80 {
 // Where one lane's ldmatrix rows lie in one operand's tile of TileX rows (m or n) by tile_k, stored
 // K-major or MN-major (then read with .trans).
 //
-// The lane's row and chunk of block (0, 0) are fixed; the other blocks of the warp lie whole blocks of
+// The lane's row and chunk of block (0, 0) are fixed; the warp's other blocks lie whole blocks of
 // 16 rows further (a constant, the ldmatrix's immediate) or 2 logical chunks further along the row.
-// Two chunks further never carries into the lane's own chunk bits (bit 0: the matrix's k / 8 or x / 8;
-// above bit 3 and more: the warp's first x, a multiple of the warp's 16-wide blocks, a power of two
-// up to 4) and stays inside the lane's 128-byte span, so after the swizzle it is an XOR of the
+// Two chunks further never carry into the lane's own chunk bits (bit 0, the matrix's k / 8 or
+// x / 8; bit 3 and up, the warp's first x, a multiple of its 16-wide blocks, whose count is a power
+// of two up to 4) and stay inside the lane's 128-byte span, so after the swizzle they are an XOR of
 // address bits 5 and 6 with a constant (WarpFragments checks the counts).  With tiles 128-byte
-// aligned, the XOR applies to the whole address: one LOP3 per step or block, or none.
+// aligned the XOR applies to the whole address: one LOP3 per step or block, or none.
 template <int Config, int TileX, bool KMajor>
 class FragmentAddress {
     static constexpr TileConfig kC = kTileConfigs[Config];
     static constexpr int kRowBytes = operand_layout(TileX, kC.tile_k, KMajor).row_chunks * kSwizzleChunkBytes;
 
 public:
-    // warp_x: the warp tile's first x in the block tile.  k_first: the four matrices step along k first (B's order above), else along x (A's).
+    // warp_x: the warp tile's first x in the block tile.  k_first: the four matrices step along k
+    // first (B's order above), else along x (A's).
     __device__ __forceinline__ FragmentAddress(int warp_x, bool k_first, int lane) {
         const int q = lane / 8;
         const int r = lane % 8;
