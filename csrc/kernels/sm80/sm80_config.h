@@ -157,8 +157,8 @@ static_assert(all_valid(), "a TileConfig breaks an assumption of the sm80 kernel
 //
 // The operands' majors are compiled into a kernel (ldmatrix or ldmatrix.trans, the copies' shape and
 // the fragment addresses all follow from them), so each input type and configuration has four
-// kernels, one per major combination.  One kernel serving all four would branch around its whole
-// body, and ptxas, allocating registers across the four bodies at once, spills in the K loop.
+// kernels, one per major combination.  One kernel serving all four, branching over them, spilled
+// where the four separate kernels do not (bench/RESULTS.md, 2026-11-25).
 struct KernelInfo {
     const char *name;              // extern "C" symbol in the sm80 fatbin
     DType type_ab;                 // A and B element type (C and D: any type, chosen at run time)
@@ -175,7 +175,7 @@ constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config, bo
 // configurations differ in warps only]_<majors>, majors as in the SIMT family: k for a K-major
 // operand, m (A) or n (B) for an MN-major one.  tile_k counts 16-bit elements for tf32 too (the same
 // bytes).  tf32 has K-major kernels only (ldmatrix.trans has no 32-bit form), and none with 64 x 64
-// warp tiles (configurations 3, 4 and 7), which spill with 32-bit fragments.  sm80_gemm.cu checks
+// warp tiles (configurations 3, 4 and 7): ptxas spilled 8 bytes in each (sm_90, sm_120).  sm80_gemm.cu checks
 // at compile time that each of its kernels matches its entry here.
 #define ASYNCGEMM_SM80_KERNEL_INFOS(NAME, TYPE, CONFIG)                                             \
     kernel_info(NAME "_kk", TYPE, CONFIG, true, true), kernel_info(NAME "_kn", TYPE, CONFIG, true, false), \
@@ -215,9 +215,6 @@ constexpr int kernel_index(int32_t type_ab, int config, bool a_k_major, bool b_k
     }
     return -1;
 }
-
-// The configuration has kernels for these input types (K-major ones at least, as for tf32).
-constexpr bool has_kernels(int32_t type_ab, int config) { return kernel_index(type_ab, config, true, true) >= 0; }
 
 // ---- choosing and launching ------------------------------------------------------------------
 

@@ -62,8 +62,9 @@ template <int Config>
 ASYNCGEMM_HOST_DEVICE constexpr int split_rows_per_group() {
     constexpr int kTilesM = mma_tiles_m(kTileConfigs[Config]), kTilesN = mma_tiles_n(kTileConfigs[Config]);
     constexpr int kFit = 16 / kTilesN > 0 ? 16 / kTilesN : 1;
-    static_assert(kTilesM % (kFit < kTilesM ? kFit : kTilesM) == 0, "row groups must tile the warp tile");
-    return kFit < kTilesM ? kFit : kTilesM;
+    constexpr int kRows = kFit < kTilesM ? kFit : kTilesM;
+    static_assert(kTilesM % kRows == 0, "row groups must tile the warp tile");
+    return kRows;
 }
 
 // The sum of every split's partial, in split order, into tile.acc rows of mma tiles i0 .. i0 +
