@@ -30,7 +30,7 @@ sanitize() {
 : > "$out/sanitizer-racecheck.log"
 sanitize memcheck sanitizer-memcheck.log "$tests"
 sanitize racecheck sanitizer-racecheck.log "$tests" --test-case-exclude='*more batches*'
-for config in 3:2 7:4; do
+for config in 3:2 6:4; do
     ASYNCGEMM_SM80_CONFIG=$config AG_TEST_ALGOS=PIPELINED sanitize racecheck sanitizer-racecheck.log "$tests" \
         --test-suite=gemm --test-case='*tails*,*split*,*bigger*,*random*'
 done

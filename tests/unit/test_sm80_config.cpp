@@ -83,20 +83,20 @@ TEST_CASE("sm80: every chunk of every operand tile is copied exactly once, 8 thr
 }
 
 TEST_CASE("sm80: ASYNC_COPY and the 3-stage 128 x 128, 128 x 64 and 64 x 128 PIPELINED kernels fit every SM of "
-          "sm_80 and later (99 KB opt-in on sm_86/89/120); the rest need sm_80/90/100") {
+          "sm_80 and later (99 KB opt-in on sm_86/89/120); the rest need sm_80/90/100 (163 KB and more)") {
     const sm80::DeviceLimits small{84, 99 * 1024}, a100{108, 163 * 1024}, h100{132, 227 * 1024};
     for (int config : {sm80::kConfigPipelinedLarge, sm80::kConfigPipelinedSmall, sm80::kConfigAsyncCopy,
                        sm80::kConfigShortM, sm80::kConfigPaired})
         CHECK(sm80::kernel_fits(config, small));
-    for (int config : {sm80::kConfigWide, sm80::kConfigLargeDeep}) {
-        CHECK_FALSE(sm80::kernel_fits(config, small));
+    for (int config : {sm80::kConfigWide, sm80::kConfigLargeDeep}) CHECK_FALSE(sm80::kernel_fits(config, small));
+    for (int config = 0; config < sm80::kTileConfigCount; ++config) {
         CHECK(sm80::kernel_fits(config, a100));
+        CHECK(sm80::kernel_fits(config, h100));
     }
-    CHECK_FALSE(sm80::kernel_fits(sm80::kConfigWideDeep, a100));
-    for (int config = 0; config < sm80::kTileConfigCount; ++config) CHECK(sm80::kernel_fits(config, h100));
     CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigPipelinedLarge]) == 3u * 32768u);
     CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigAsyncCopy]) == 32768u);
-    CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigWideDeep]) == 4u * 49152u);
+    CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigWide]) == 3u * 49152u);
+    CHECK(sm80::smem_bytes(sm80::kTileConfigs[sm80::kConfigLargeDeep]) == 5u * 32768u);
 }
 
 TEST_CASE("sm80: kernel table") {

@@ -1,12 +1,15 @@
-// D = alpha * acc + beta * C for one warp's mma accumulators, in the output type.
+// D = alpha * acc + beta * C for one lane's mma accumulators, in the output type.
 //
 // Lane (g, t) = (lane / 4, lane % 4) holds, of mma tile (i, j), columns 2t and 2t + 1 of rows g and
-// g + 8: each pair is stored as one vector (8 bytes of fp32, 4 of 16-bit) when D and C allow it, else
-// element by element.  C is read only when beta != 0, so D = alpha * A·B exactly even where C (or
-// D's old contents) is NaN; with C == D each element is read and then written by the same thread.
+// g + 8 of the warp tile: pairs of adjacent elements.  A pair is stored as one vector (8 bytes of
+// fp32, 4 of 16-bit) where D and C allow it, else element by element.  C is read only when
+// beta != 0, so D = alpha * A·B exactly even where C (or D's old contents) is NaN; with C == D each
+// element is read and then written by the same thread.
 #pragma once
 
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/params.h"
@@ -15,62 +18,129 @@
 
 namespace asyncgemm::sm80 {
 
-// Stores rows of mma tiles i0 .. i0 + rows - 1 of the warp tile (all of them by default).
-template <typename TOut, typename T, int Config>
-__device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const GemmParams &p, int64_t batch,
-                                           int64_t m0, int64_t n0, float alpha, int lane, int i0 = 0,
-                                           int rows = mma_tiles_m(kTileConfigs[Config])) {
-    constexpr TileConfig kC = kTileConfigs[Config];
-    constexpr int kPair = 2;
+// Where one lane's elements of D (and C) go: rows and columns are counted from the lane's first
+// element, (row0, col0) of the matrix.
+template <typename TOut>
+class LaneOutput {
+    static constexpr int kPair = 2;
     using Pair = Vector<TOut, kPair>;
 
-    const int64_t row0 = m0 + warp.warp_m0 + lane / 4;
-    const int64_t col0 = n0 + warp.warp_n0 + 2 * (lane % 4);
-    const int64_t rows_left = p.m - row0;
-    const int64_t cols_left = p.n - col0;
-    const float beta = p.beta;
-    TOut *d = static_cast<TOut *>(p.d) + batch * p.stride_d + row0 * p.ldd + col0;
-    const TOut *c = beta != 0.f ? static_cast<const TOut *>(p.c) + batch * p.stride_c + row0 * p.ldc + col0 : nullptr;
-    // Every pair starts an even number of elements from the lane's first one.
-    const auto pairs_aligned = [](const void *ptr, int64_t ld) {
-        return reinterpret_cast<uintptr_t>(ptr) % sizeof(Pair) == 0 && ld % kPair == 0;
-    };
-    const bool vector_ok = pairs_aligned(d, p.ldd) && (c == nullptr || pairs_aligned(c, p.ldc));
+public:
+    __device__ __forceinline__ LaneOutput(const GemmParams &p, int64_t batch, int64_t row0, int64_t col0, float alpha)
+        : d_(static_cast<TOut *>(p.d) + batch * p.stride_d + row0 * p.ldd + col0),
+          c_(p.beta != 0.f ? static_cast<const TOut *>(p.c) + batch * p.stride_c + row0 * p.ldc + col0 : nullptr),
+          ldd_(p.ldd), ldc_(p.ldc), rows_left_(clamp(p.m - row0)), cols_left_(clamp(p.n - col0)), alpha_(alpha),
+          beta_(p.beta) {
+        // Every pair starts an even number of elements from the lane's first one.
+        const auto aligned = [](const void *ptr, int64_t ld) {
+            return reinterpret_cast<uintptr_t>(ptr) % sizeof(Pair) == 0 && ld % kPair == 0;
+        };
+        pairs_aligned_ = aligned(d_, ldd_) && (c_ == nullptr || aligned(c_, ldc_));
+    }
 
+    // True when the element at (row, col) and everything before it in both dimensions lies in D,
+    // and pairs are aligned: store_pair may then write up to there.
+    __device__ __forceinline__ bool vectors_reach(int row, int col) const {
+        return pairs_aligned_ && row < rows_left_ && col < cols_left_;
+    }
+    __device__ __forceinline__ bool row_inside(int row) const { return row < rows_left_; }
+
+    // Calls store(std::true_type) when C is read (beta != 0), else store(std::false_type): the
+    // stores below take that as WithC, so that the choice is made once, not per element.
+    template <typename Store>
+    __device__ __forceinline__ void with_c(const Store &store) const {
+        if (c_ != nullptr) {
+            store(std::true_type{});
+        } else {
+            store(std::false_type{});
+        }
+    }
+
+    // The pair (x, y) at (row, col) as one vector, unchecked.
+    template <bool WithC>
+    __device__ __forceinline__ void store_pair(int row, int col, float x, float y) const {
+        Pair result;
+        if constexpr (WithC) {
+            const Pair old = *reinterpret_cast<const Pair *>(c_ + row * ldc_ + col);
+            result.v[0] = from_float<TOut>(fmaf(beta_, to_float(old.v[0]), alpha_ * x));
+            result.v[1] = from_float<TOut>(fmaf(beta_, to_float(old.v[1]), alpha_ * y));
+        } else {
+            result.v[0] = from_float<TOut>(alpha_ * x);
+            result.v[1] = from_float<TOut>(alpha_ * y);
+        }
+        *reinterpret_cast<Pair *>(d_ + row * ldd_ + col) = result;
+    }
+
+    // The element v at (row, col), if it lies in D.
+    template <bool WithC>
+    __device__ __forceinline__ void store_checked(int row, int col, float v) const {
+        if (row < rows_left_ && col < cols_left_) {
+            const float product = alpha_ * v;
+            d_[row * ldd_ + col] =
+                from_float<TOut>(WithC ? fmaf(beta_, to_float(c_[row * ldc_ + col]), product) : product);
+        }
+    }
+
+    // The pair (x, y) at (row, col), what of it lies in D: one vector where it can be.
+    __device__ __forceinline__ void store_pair_checked(int row, int col, float x, float y) const {
+        with_c([&](auto c) {
+            constexpr bool kWithC = decltype(c)::value;
+            if (vectors_reach(row, col + 1)) {
+                store_pair<kWithC>(row, col, x, y);
+            } else {
+                store_checked<kWithC>(row, col, x);
+                store_checked<kWithC>(row, col + 1, y);
+            }
+        });
+    }
+
+private:
+    // The checks compare 32-bit numbers: a lane's rows and columns are far fewer than 2^31.
+    __device__ __forceinline__ static int clamp(int64_t left) {
+        return static_cast<int>(min(left, int64_t{INT32_MAX}));
+    }
+
+    TOut *d_;
+    const TOut *c_;  // null when beta == 0
+    int64_t ldd_, ldc_;
+    int rows_left_, cols_left_;  // of D from the lane's first element, at most INT32_MAX
+    float alpha_, beta_;
+    bool pairs_aligned_;
+};
+
+// Stores the lane's share of the warp tile.  Where all of it lies in D and pairs are aligned, the
+// code is straight-line vector stores: the row offsets computed once, the column offsets the
+// stores' immediates.  Elsewhere (edge tiles, odd leading dimensions) each element is stored under
+// its bounds check, rows outside D skipped whole.  (Which checks and which address arithmetic
+// decides whether ptxas spills here: per-element C tests and per-row copies of the bounds each
+// spilled in some kernels; this form spills in none, `-Xptxas -v`.)
+template <typename TOut, typename T, int Config>
+__device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const LaneOutput<TOut> &out) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kTilesM = mma_tiles_m(kC), kTilesN = mma_tiles_n(kC);
+    // The lane's last element: row 8 of the last mma row, column 1 of the last column.
+    const bool vectors = out.vectors_reach(kMmaM * (kTilesM - 1) + 8, kMmaN * (kTilesN - 1) + 1);
+    out.with_c([&](auto c) {
+        constexpr bool kWithC = decltype(c)::value;
 #pragma unroll
-    for (int i = 0; i < mma_tiles_m(kC); ++i) {
-        if (i < i0 || i >= i0 + rows) continue;
+        for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            const int row = kMmaM * i + 8 * half;
-            if (row >= rows_left) continue;
+            for (int half = 0; half < 2; ++half) {
+                const int row = kMmaM * i + 8 * half;
+                if (!vectors && !out.row_inside(row)) continue;
 #pragma unroll
-            for (int j = 0; j < mma_tiles_n(kC); ++j) {
-                const int col = kMmaN * j;
-                const float *acc = &warp.acc[i][j][2 * half];
-                TOut *out = d + row * p.ldd + col;
-                const TOut *in = c != nullptr ? c + row * p.ldc + col : nullptr;
-                if (vector_ok && col + kPair <= cols_left) {
-                    Pair old{};
-                    if (in != nullptr) old = *reinterpret_cast<const Pair *>(in);
-                    Pair result;
-#pragma unroll
-                    for (int e = 0; e < kPair; ++e) {
-                        const float product = alpha * acc[e];
-                        result.v[e] = from_float<TOut>(in != nullptr ? fmaf(beta, to_float(old.v[e]), product) : product);
-                    }
-                    *reinterpret_cast<Pair *>(out) = result;
-                } else {
-#pragma unroll
-                    for (int e = 0; e < kPair; ++e) {
-                        if (col + e >= cols_left) break;
-                        const float product = alpha * acc[e];
-                        out[e] = from_float<TOut>(in != nullptr ? fmaf(beta, to_float(in[e]), product) : product);
+                for (int j = 0; j < kTilesN; ++j) {
+                    const float *acc = &warp.acc[i][j][2 * half];
+                    if (vectors) {
+                        out.template store_pair<kWithC>(row, kMmaN * j, acc[0], acc[1]);
+                    } else {
+                        out.template store_checked<kWithC>(row, kMmaN * j, acc[0]);
+                        out.template store_checked<kWithC>(row, kMmaN * j + 1, acc[1]);
                     }
                 }
             }
         }
-    }
+    });
 }
 
 }  // namespace asyncgemm::sm80

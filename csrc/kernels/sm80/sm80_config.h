@@ -33,37 +33,37 @@ struct TileConfig {
 
 // tile_k = 64 makes every shared row, K-major (64 k) or MN-major (64 to 256 x), a multiple of 128
 // bytes, so one swizzle (swizzle.h) serves all four majors, and halves the barriers per MMA against
-// tile_k = 32.  Configurations 0 to 2 stay within 96 KB, so the family loads on the 99 KB SMs of
-// sm_86/89/120 too; the others need more and are used where the device has it (kernel_fits).
+// tile_k = 32.  Configurations 0, 1, 2, 4 and 6 stay within 96 KB, so the family loads on the 99 KB
+// SMs of sm_86/89/120 too; the others need more and are used where the device has it (kernel_fits).
 //
 // What a warp tile costs: per k16 step a 64 x 32 warp tile issues 6 ldmatrix.x4 for 16 MMAs and a
 // 64 x 64 one 8 for 32.  Shared memory delivers 128 bytes a clock per SM, so at 64 x 32 the
 // ldmatrix traffic alone takes as long as the MMAs at the mma.sync peak; 64 x 64 leaves it a third
 // of the time.  Its 128 fp32 accumulators and two steps of fragments take the whole register file
-// of one 256-thread block per SM, so its tiles are 128 x 256 and it keeps 3 or 4 slices in flight.
+// of one 256-thread block per SM (or of two 128-thread blocks of 128 x 128).
 //  0: 128 x 128, 8 warps of 64 x 32, 3 stages  - PIPELINED on 99 KB devices
 //  1: 128 x 64,  8 warps of 32 x 32, 4 stages  - PIPELINED, problems with fewer big tiles than SMs
 //  2: 128 x 128, 8 warps of 64 x 32, 1 stage   - ASYNC_COPY, the unpipelined baseline
 //  3: 128 x 256, 8 warps of 64 x 64, 3 stages  - PIPELINED, a wave of tiles or more (144 KB)
-//  4: 128 x 256, 8 warps of 64 x 64, 4 stages  - the same with a deeper pipeline (192 KB)
-//  5: 64 x 128,  4 warps of 64 x 32, 2 stages  - short m (m <= 64): half the wasted rows of 128
-//  6: 128 x 128, 8 warps of 64 x 32, 5 stages  - 0 with a deeper pipeline (160 KB)
-//  7: 128 x 128, 4 warps of 64 x 64, 3 stages  - two blocks per SM (2 x 96 KB): one block's MMAs
+//  4: 64 x 128,  4 warps of 64 x 32, 2 stages  - short m (m <= 64): half the wasted rows of 128
+//  5: 128 x 128, 8 warps of 64 x 32, 5 stages  - 0 with a deeper pipeline (160 KB)
+//  6: 128 x 128, 4 warps of 64 x 64, 3 stages  - two blocks per SM (2 x 96 KB): one block's MMAs
 //     run through the other's barriers
-// The indices are stable: the autotune cache stores them.
+// 128 x 256 with 4 stages (192 KB) was dropped: the autotuner never preferred it to 3 on H100,
+// and ptxas spilled in one of its kernels.  The autotune cache stores the indices; a change to the
+// table changes its fingerprint (below), which retires every cached winner.
 inline constexpr TileConfig kTileConfigs[] = {
-    {128, 128, 64, 2, 4, 3, 1}, {128, 64, 64, 4, 2, 4, 2}, {128, 128, 64, 2, 4, 1, 1}, {128, 256, 64, 2, 4, 3, 1},
-    {128, 256, 64, 2, 4, 4, 1}, {64, 128, 64, 1, 4, 2, 2}, {128, 128, 64, 2, 4, 5, 1}, {128, 128, 64, 2, 2, 3, 2},
+    {128, 128, 64, 2, 4, 3, 1}, {128, 64, 64, 4, 2, 4, 2},  {128, 128, 64, 2, 4, 1, 1}, {128, 256, 64, 2, 4, 3, 1},
+    {64, 128, 64, 1, 4, 2, 2},  {128, 128, 64, 2, 4, 5, 1}, {128, 128, 64, 2, 2, 3, 2},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigPipelinedLarge = 0;
 inline constexpr int kConfigPipelinedSmall = 1;
 inline constexpr int kConfigAsyncCopy = 2;
 inline constexpr int kConfigWide = 3;
-inline constexpr int kConfigWideDeep = 4;
-inline constexpr int kConfigShortM = 5;
-inline constexpr int kConfigLargeDeep = 6;
-inline constexpr int kConfigPaired = 7;
+inline constexpr int kConfigShortM = 4;
+inline constexpr int kConfigLargeDeep = 5;
+inline constexpr int kConfigPaired = 6;
 
 // FNV-1a over every number of the table: the autotune cache names it in its header, so that winners
 // tuned for another table are not trusted.
@@ -175,8 +175,8 @@ constexpr KernelInfo kernel_info(const char *name, DType type_ab, int config, bo
 // configurations differ in warps only]_<majors>, majors as in the SIMT family: k for a K-major
 // operand, m (A) or n (B) for an MN-major one.  tile_k counts 16-bit elements for tf32 too (the same
 // bytes).  tf32 has K-major kernels only (ldmatrix.trans has no 32-bit form), and none with 64 x 64
-// warp tiles (configurations 3, 4 and 7): ptxas spilled 8 bytes in each (sm_90, sm_120).  sm80_gemm.cu checks
-// at compile time that each of its kernels matches its entry here.
+// warp tiles (configurations 3 and 6): ptxas spilled 8 bytes in each (sm_90, sm_120).  sm80_gemm.cu
+// checks at compile time that each of its kernels matches its entry here.
 #define ASYNCGEMM_SM80_KERNEL_INFOS(NAME, TYPE, CONFIG)                                             \
     kernel_info(NAME "_kk", TYPE, CONFIG, true, true), kernel_info(NAME "_kn", TYPE, CONFIG, true, false), \
         kernel_info(NAME "_mk", TYPE, CONFIG, false, true), kernel_info(NAME "_mn", TYPE, CONFIG, false, false)
@@ -185,7 +185,6 @@ inline constexpr KernelInfo kKernels[] = {
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x64x64_s4", kF16, kConfigPipelinedSmall),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x128x64_s1", kF16, kConfigAsyncCopy),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x256x64_s3", kF16, kConfigWide),
-    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x256x64_s4", kF16, kConfigWideDeep),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_64x128x64_s2", kF16, kConfigShortM),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x128x64_s5", kF16, kConfigLargeDeep),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_f16_128x128x64_s3_w4", kF16, kConfigPaired),
@@ -193,7 +192,6 @@ inline constexpr KernelInfo kKernels[] = {
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x64x64_s4", kBF16, kConfigPipelinedSmall),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x128x64_s1", kBF16, kConfigAsyncCopy),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x256x64_s3", kBF16, kConfigWide),
-    ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x256x64_s4", kBF16, kConfigWideDeep),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_64x128x64_s2", kBF16, kConfigShortM),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x128x64_s5", kBF16, kConfigLargeDeep),
     ASYNCGEMM_SM80_KERNEL_INFOS("asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4", kBF16, kConfigPaired),

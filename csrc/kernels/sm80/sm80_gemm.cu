@@ -59,6 +59,19 @@ __device__ __forceinline__ void multiply(WarpTile<T, Config> &tile, const GemmPa
         [&](int stage) { return smem_addr(b_tile(stage)); });
 }
 
+// Where the lane's elements of D go: LaneOutput for the output type, passed to `store`.
+template <typename T, int Config, typename Store>
+__device__ __forceinline__ void with_output(const WarpTile<T, Config> &tile, const GemmParams &p, int64_t batch,
+                                            int64_t m0, int64_t n0, float alpha, int lane, const Store &store) {
+    const int64_t row0 = m0 + tile.warp_m0 + lane / 4, col0 = n0 + tile.warp_n0 + 2 * (lane % 4);
+    switch (p.type_cd) {
+    case kF32: store(LaneOutput<float>(p, batch, row0, col0, alpha)); break;
+    case kF16: store(LaneOutput<__half>(p, batch, row0, col0, alpha)); break;
+    case kBF16: store(LaneOutput<__nv_bfloat16>(p, batch, row0, col0, alpha)); break;
+    default: break;
+    }
+}
+
 // T: __half or __nv_bfloat16, the element type of A and B, or float for tf32 (K-major only).
 template <typename T, int Config, bool AKMajor, bool BKMajor>
 __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
@@ -73,7 +86,6 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
     const int64_t m0 = static_cast<int64_t>(coord.m) * kC.tile_m;
     const int64_t n0 = static_cast<int64_t>(coord.n) * kC.tile_n;
     const int thread = static_cast<int>(threadIdx.x);
-    const int lane = thread % kWarpSize;
 
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.  prepare_launch
     // keeps the slice count an int.  Split `split` (blockIdx.y) multiplies slices_per_split slices
@@ -91,27 +103,17 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         WarpTile<T, Config> tile(thread / kWarpSize);
         multiply<T, Config, AKMajor, BKMajor>(tile, p, batch, m0, n0, k0, slices, smem);
 
-        const auto store_rows = [&](int i0, int rows) {
-            switch (p.type_cd) {
-            case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, lane, i0, rows); break;
-            case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, lane, i0, rows); break;
-            case kBF16: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha, lane, i0, rows); break;
-            default: break;
-            }
-        };
+        const int lane = thread % kWarpSize;
         if (p.splits > 1) {
-            // Split-K (never with batches): the last block of the tile to finish sums and stores
-            // it, a group of rows at a time (split_k.cuh).
+            // Split-K, never with batches: every block stores its partial, and the last of the
+            // tile to finish sums them into D (split_k.cuh); the accumulators are dead by then.
             if (!arrive_split(tile, p, static_cast<int>(blockIdx.x), split, thread)) return;
-            constexpr int kRows = split_rows_per_group<Config>();
-#pragma unroll
-            for (int i0 = 0; i0 < mma_tiles_m(kC); i0 += kRows) {
-                add_splits<kRows>(tile, p, static_cast<int>(blockIdx.x), i0, thread);
-                store_rows(i0, kRows);
-            }
-        } else {
-            store_rows(0, mma_tiles_m(kC));
+            with_output(tile, p, batch, m0, n0, alpha, lane, [&](const auto &out) {
+                store_split_sum<Config>(out, p, static_cast<int>(blockIdx.x), thread);
+            });
+            return;
         }
+        with_output(tile, p, batch, m0, n0, alpha, lane, [&](const auto &out) { store_tile(tile, out); });
 
         // The next batch's prologue refills the stages: every thread must be done reading them.
         cp_async_wait<0>();
@@ -147,7 +149,6 @@ ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s3, __half, asyncgemm:
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x64x64_s4, __half, asyncgemm::sm80::kConfigPipelinedSmall);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s1, __half, asyncgemm::sm80::kConfigAsyncCopy);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x256x64_s3, __half, asyncgemm::sm80::kConfigWide);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x256x64_s4, __half, asyncgemm::sm80::kConfigWideDeep);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_64x128x64_s2, __half, asyncgemm::sm80::kConfigShortM);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s5, __half, asyncgemm::sm80::kConfigLargeDeep);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s3_w4, __half, asyncgemm::sm80::kConfigPaired);
@@ -155,7 +156,6 @@ ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s3, __nv_bfloat16, as
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x64x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedSmall);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s1, __nv_bfloat16, asyncgemm::sm80::kConfigAsyncCopy);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x256x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigWide);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x256x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigWideDeep);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);
 ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4, __nv_bfloat16, asyncgemm::sm80::kConfigPaired);

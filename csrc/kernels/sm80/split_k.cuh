@@ -13,6 +13,7 @@
 
 #include "kernels/common/params.h"
 #include "kernels/common/split_arrival.cuh"
+#include "kernels/sm80/epilogue.cuh"
 #include "kernels/sm80/sm80_config.h"
 #include "kernels/sm80/warp_tile.cuh"
 
@@ -27,7 +28,7 @@ __device__ __forceinline__ float4 *partial_area(const GemmParams &p, int tile_in
 }
 
 // Stores this block's partial of the tile and counts its arrival.  Returns true in every thread of
-// the block that arrives last, which then sums the tile (add_splits) and stores it; false in every
+// the block that arrives last, which then sums the tile (store_split_sum) and stores it; false in every
 // thread of the others, which have nothing more to do for the tile.
 template <typename T, int Config>
 __device__ __forceinline__ bool arrive_split(const WarpTile<T, Config> &tile, const GemmParams &p, int tile_index,
@@ -57,50 +58,44 @@ __device__ __forceinline__ bool arrive_split(const WarpTile<T, Config> &tile, co
     return last;
 }
 
-// Rows of mma tiles the last block sums and stores at a time: 16 float4 of partials per thread.
-template <int Config>
-ASYNCGEMM_HOST_DEVICE constexpr int split_rows_per_group() {
-    constexpr int kTilesM = mma_tiles_m(kTileConfigs[Config]), kTilesN = mma_tiles_n(kTileConfigs[Config]);
-    constexpr int kFit = 16 / kTilesN > 0 ? 16 / kTilesN : 1;
-    constexpr int kRows = kFit < kTilesM ? kFit : kTilesM;
-    static_assert(kTilesM % kRows == 0, "row groups must tile the warp tile");
-    return kRows;
-}
-
-// The sum of every split's partial, in split order, into tile.acc rows of mma tiles i0 .. i0 +
-// Rows - 1, each split's part loaded at once (one L2 round trip per split).  The caller adds and
-// stores a few rows at a time, so that the stores of one group keep ptxas from hoisting the next
-// group's loads: a whole tile's loads in flight beside the accumulators would spill.
-template <int Rows, typename T, int Config>
-__device__ __forceinline__ void add_splits(WarpTile<T, Config> &tile, const GemmParams &p, int tile_index, int i0,
-                                           int thread) {
+// The last block's sum of every split's partial, in split order, times alpha (plus beta C) into D.
+// The block's accumulators are dead by now (its own partial is in memory with the others), so this
+// is a rolled loop over batches of the thread's vectors, reading every split's share of a batch at
+// once: few round trips to L2, few registers, little code.  Vector v of the thread holds mma tile
+// (v / kTilesN, v % kTilesN) of its warp tile.
+template <int Config, typename TOut>
+__device__ __forceinline__ void store_split_sum(const LaneOutput<TOut> &out, const GemmParams &p, int tile_index,
+                                                int thread) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kThreads = threads(kC);
     constexpr int kTilesN = mma_tiles_n(kC);
     constexpr int kVectors = mma_tiles_m(kC) * kTilesN;
+    constexpr int kBatch = kVectors < 8 ? kVectors : 8;
+    static_assert(kVectors % kBatch == 0, "batches must tile the thread's vectors");
     const float4 *area = partial_area<Config>(p, tile_index) + thread;
-    const auto add_split = [&](int s, bool first) {
-        float4 partial[Rows][kTilesN];
+#pragma unroll 1
+    for (int v0 = 0; v0 < kVectors; v0 += kBatch) {
+        float4 sum[kBatch];
 #pragma unroll
-        for (int i = 0; i < Rows; ++i) {
+        for (int b = 0; b < kBatch; ++b) sum[b] = __ldcg(area + (v0 + b) * kThreads);
+#pragma unroll 2
+        for (int s = 1; s < p.splits; ++s) {
 #pragma unroll
-            for (int j = 0; j < kTilesN; ++j)
-                partial[i][j] = __ldcg(area + (s * kVectors + (i0 + i) * kTilesN + j) * kThreads);
-        }
-#pragma unroll
-        for (int i = 0; i < Rows; ++i) {
-#pragma unroll
-            for (int j = 0; j < kTilesN; ++j) {
-                float *a = tile.acc[i0 + i][j];
-                a[0] = first ? partial[i][j].x : a[0] + partial[i][j].x;
-                a[1] = first ? partial[i][j].y : a[1] + partial[i][j].y;
-                a[2] = first ? partial[i][j].z : a[2] + partial[i][j].z;
-                a[3] = first ? partial[i][j].w : a[3] + partial[i][j].w;
+            for (int b = 0; b < kBatch; ++b) {
+                const float4 partial = __ldcg(area + (s * kVectors + v0 + b) * kThreads);
+                sum[b].x += partial.x;
+                sum[b].y += partial.y;
+                sum[b].z += partial.z;
+                sum[b].w += partial.w;
             }
         }
-    };
-    add_split(0, true);
-    for (int s = 1; s < p.splits; ++s) add_split(s, false);
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const int row = kMmaM * ((v0 + b) / kTilesN), col = kMmaN * ((v0 + b) % kTilesN);
+            out.store_pair_checked(row, col, sum[b].x, sum[b].y);
+            out.store_pair_checked(row + 8, col, sum[b].z, sum[b].w);
+        }
+    }
 }
 
 }  // namespace asyncgemm::sm80
