@@ -111,36 +111,50 @@ private:
 // Stores the lane's share of the warp tile.  Where all of it lies in D and pairs are aligned, the
 // code is straight-line vector stores: the row offsets computed once, the column offsets the
 // stores' immediates.  Elsewhere (edge tiles, odd leading dimensions) each element is stored under
-// its bounds check, rows outside D skipped whole.  (Which checks and which address arithmetic
-// decides whether ptxas spills here: per-element C tests and per-row copies of the bounds each
-// spilled in some kernels; this form spills in none, `-Xptxas -v`.)
+// its bounds check, rows outside D skipped whole.  (The form decides whether ptxas spills here:
+// per-element C tests, per-row copies of the bounds, and one loop choosing the vector or the
+// checked store per pair each spilled in some kernels, the last 1.4 KB in sm_80's 64 x 64 warp
+// tiles; this one spills in none for sm_80, sm_90, sm_100 and sm_120, `-Xptxas -v`.)
 template <typename TOut, typename T, int Config>
 __device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const LaneOutput<TOut> &out) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kTilesM = mma_tiles_m(kC), kTilesN = mma_tiles_n(kC);
     // The lane's last element: row 8 of the last mma row, column 1 of the last column.
     const bool vectors = out.vectors_reach(kMmaM * (kTilesM - 1) + 8, kMmaN * (kTilesN - 1) + 1);
-    out.with_c([&](auto c) {
-        constexpr bool kWithC = decltype(c)::value;
+    if (vectors) {
+        out.with_c([&](auto c) {
+            constexpr bool kWithC = decltype(c)::value;
 #pragma unroll
-        for (int i = 0; i < kTilesM; ++i) {
+            for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                const int row = kMmaM * i + 8 * half;
-                if (!vectors && !out.row_inside(row)) continue;
+                for (int half = 0; half < 2; ++half) {
 #pragma unroll
-                for (int j = 0; j < kTilesN; ++j) {
-                    const float *acc = &warp.acc[i][j][2 * half];
-                    if (vectors) {
-                        out.template store_pair<kWithC>(row, kMmaN * j, acc[0], acc[1]);
-                    } else {
+                    for (int j = 0; j < kTilesN; ++j) {
+                        const float *acc = &warp.acc[i][j][2 * half];
+                        out.template store_pair<kWithC>(kMmaM * i + 8 * half, kMmaN * j, acc[0], acc[1]);
+                    }
+                }
+            }
+        });
+    } else {
+        out.with_c([&](auto c) {
+            constexpr bool kWithC = decltype(c)::value;
+#pragma unroll
+            for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const int row = kMmaM * i + 8 * half;
+                    if (!out.row_inside(row)) continue;
+#pragma unroll
+                    for (int j = 0; j < kTilesN; ++j) {
+                        const float *acc = &warp.acc[i][j][2 * half];
                         out.template store_checked<kWithC>(row, kMmaN * j, acc[0]);
                         out.template store_checked<kWithC>(row, kMmaN * j + 1, acc[1]);
                     }
                 }
             }
-        }
-    });
+        });
+    }
 }
 
 }  // namespace asyncgemm::sm80
