@@ -114,7 +114,8 @@ private:
 // its bounds check, rows outside D skipped whole.  (The form decides whether ptxas spills here:
 // per-element C tests, per-row copies of the bounds, and one loop choosing the vector or the
 // checked store per pair each spilled in some kernels, the last 1.4 KB in sm_80's 64 x 64 warp
-// tiles; this one spills in none for sm_80, sm_90, sm_100 and sm_120, `-Xptxas -v`.)
+// tiles; with this one no f16/bf16 kernel spills for sm_80, sm_90, sm_100 or sm_120, `-Xptxas -v`,
+// and one tf32 kernel for sm_90 does: bench/RESULTS.md.)
 template <typename TOut, typename T, int Config>
 __device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const LaneOutput<TOut> &out) {
     constexpr TileConfig kC = kTileConfigs[Config];
