@@ -139,8 +139,9 @@ TEST_CASE("sm80: heuristic") {
     CHECK(sm80::runs_paired(h100));
     CHECK_FALSE(sm80::runs_paired(a100));
     CHECK_FALSE(sm80::runs_paired(rtx));
-    // Many tiles: the paired kernel on H100, 128 x 256 where 144 KB fit, else 128 x 128.
-    CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigPaired, 1));
+    // Many tiles: 128 x 256 where 144 KB fit and they fill every SM, else 128 x 128 (paired on H100).
+    CHECK(choose(4096, 4096, 4096, 1, h100) == P(sm80::kConfigWide, 1));
+    CHECK(choose(2048, 2048, 4096, 1, h100) == P(sm80::kConfigPaired, 1));  // 128 tiles of 128 x 256
     CHECK(choose(4096, 4096, 4096, 1, a100) == P(sm80::kConfigWide, 1));
     CHECK(sm80::choose_config(true, {4096, 4096, 4096, 1, 4}, a100).config == sm80::kConfigPipelinedLarge);  // tf32
     CHECK(sm80::choose_config(true, {4096, 4096, 4096, 1, 4}, h100).config == sm80::kConfigPipelinedLarge);
