@@ -12,7 +12,10 @@
 #include <type_traits>
 
 #include "kernels/common/convert.cuh"
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/params.h"
+#include "kernels/common/shared_access.cuh"
+#include "kernels/common/swizzle.h"
 #include "kernels/sm80/sm80_config.h"
 #include "kernels/sm80/warp_tile.cuh"
 
@@ -44,6 +47,7 @@ public:
         return pairs_aligned_ && row < rows_left_ && col < cols_left_;
     }
     __device__ __forceinline__ bool row_inside(int row) const { return row < rows_left_; }
+    __device__ __forceinline__ bool reads_c() const { return c_ != nullptr; }
 
     // Calls store(std::true_type) when C is read (beta != 0), else store(std::false_type): the
     // stores below take that as WithC, so that the choice is made once, not per element.
@@ -56,9 +60,9 @@ public:
         }
     }
 
-    // The pair (x, y) at (row, col) as one vector, unchecked.
+    // D's pair at (row, col) for the products (x, y), C read as one vector, unchecked.
     template <bool WithC>
-    __device__ __forceinline__ void store_pair(int row, int col, float x, float y) const {
+    __device__ __forceinline__ Pair pair_at(int row, int col, float x, float y) const {
         Pair result;
         if constexpr (WithC) {
             const Pair old = *reinterpret_cast<const Pair *>(c_ + row * ldc_ + col);
@@ -68,7 +72,23 @@ public:
             result.v[0] = from_float<TOut>(alpha_ * x);
             result.v[1] = from_float<TOut>(alpha_ * y);
         }
-        *reinterpret_cast<Pair *>(d_ + row * ldd_ + col) = result;
+        return result;
+    }
+
+    // The pair (x, y) at (row, col) as one vector, unchecked.
+    template <bool WithC>
+    __device__ __forceinline__ void store_pair(int row, int col, float x, float y) const {
+        *reinterpret_cast<Pair *>(d_ + row * ldd_ + col) = pair_at<WithC>(row, col, x, y);
+    }
+
+    // True when every row of D is 16-byte aligned at column `col` (from the lane's first).
+    __device__ __forceinline__ bool chunks_aligned(int col) const {
+        return reinterpret_cast<uintptr_t>(d_ + col) % sizeof(uint4) == 0 && ldd_ * sizeof(TOut) % sizeof(uint4) == 0;
+    }
+
+    // 16 bytes of D's elements at (row, col), unchecked (16-byte aligned there).
+    __device__ __forceinline__ void store_chunk(int row, int col, const uint4 &bits) const {
+        *reinterpret_cast<uint4 *>(d_ + row * ldd_ + col) = bits;
     }
 
     // The element v at (row, col), if it lies in D.
@@ -108,20 +128,90 @@ private:
     bool pairs_aligned_;
 };
 
-// Stores the lane's share of the warp tile.  Where all of it lies in D and pairs are aligned, the
-// code is straight-line vector stores: the row offsets computed once, the column offsets the
-// stores' immediates.  Elsewhere (edge tiles, odd leading dimensions) each element is stored under
-// its bounds check, rows outside D skipped whole.  (The form decides whether ptxas spills here:
-// per-element C tests, per-row copies of the bounds, and one loop choosing the vector or the
-// checked store per pair each spilled in some kernels, the last 1.4 KB in sm_80's 64 x 64 warp
-// tiles; with this one no f16/bf16 kernel spills for sm_80, sm_90, sm_100 or sm_120, `-Xptxas -v`,
-// and one tf32 kernel for sm_90 does: bench/RESULTS.md.)
+// Whether a warp tile of Config in TOut goes out through shared memory (store_tile_staged): 16-bit
+// outputs whose warp-tile rows are whole 128-byte spans, as the swizzle needs, where the block tile
+// fits in the stages, in kernels that run one block per SM (with two, the other block's K loop
+// runs through this one's epilogue).  That is the 128 x 256 configuration.  (fp32 outputs, twice
+// the bytes, made ptxas spill 0.5 KB there, and the paired kernels spilled 32 B: both keep the
+// direct stores.)
+template <typename TOut, int Config>
+inline constexpr bool kStagedEpilogue =
+    sizeof(TOut) == 2 && kTileConfigs[Config].min_blocks_per_sm == 1 &&
+    warp_tile_n(kTileConfigs[Config]) * sizeof(TOut) % (kSwizzleRows * kSwizzleChunkBytes) == 0 &&
+    kTileConfigs[Config].tile_m * kTileConfigs[Config].tile_n * sizeof(TOut) <= smem_bytes(kTileConfigs[Config]);
+
+// The warp tile, wholly inside D with 16-byte aligned rows and beta == 0, stored through the warp's
+// window of shared memory at `staging` (a shared-window address; free: the K loop is over).  Each
+// lane writes its pairs there, rows of 16-byte chunks swizzled as the operand tiles are (swizzle.h:
+// the pairs of a quad's 8 rows land in 8 distinct bank groups), then reads whole chunks back, eight
+// lanes to a row, and stores them as 16-byte vectors: every store instruction of the warp writes
+// four whole 128-byte lines of D, where the pairs wrote 16 bytes of each of 8 rows.  At 4096^3 on
+// H100 that took the 128 x 256 kernel from 529k to 503k cycles (bench/RESULTS.md).
 template <typename TOut, typename T, int Config>
-__device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const LaneOutput<TOut> &out) {
+__device__ __forceinline__ void store_tile_staged(const WarpTile<T, Config> &warp, const LaneOutput<TOut> &out,
+                                                  uint32_t staging, int lane) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kTilesM = mma_tiles_m(kC), kTilesN = mma_tiles_n(kC);
+    constexpr int kRowChunks = warp_tile_n(kC) * static_cast<int>(sizeof(TOut)) / kSwizzleChunkBytes;
+    constexpr int kRowBytes = kRowChunks * kSwizzleChunkBytes;
+    constexpr int kChunkElements = kSwizzleChunkBytes / static_cast<int>(sizeof(TOut));
+    static_assert(kMmaN * sizeof(TOut) == kSwizzleChunkBytes, "an n8 tile's row is one chunk");
+    // The lane's pair of mma tile (i, j) lies in row 16 i + 8 half + g of the warp tile, at byte
+    // 4 t of chunk j, which the swizzle moves to chunk j ^ g (rows 16 i + 8 half are 0 mod 8).
+    const int g = lane / 4, t = lane % 4;
+    const uint32_t lane_row = staging + static_cast<uint32_t>(g * kRowBytes + t * 2 * sizeof(TOut));
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const int row = kMmaM * i + 8 * half;  // from the lane's first
+#pragma unroll
+            for (int j = 0; j < kTilesN; ++j) {
+                const float *acc = &warp.acc[i][j][2 * half];
+                const Vector<TOut, 2> pair = out.template pair_at<false>(row, kMmaN * j, acc[0], acc[1]);
+                st_shared_b32(lane_row + static_cast<uint32_t>(row * kRowBytes + (j ^ g) * kSwizzleChunkBytes),
+                              *reinterpret_cast<const uint32_t *>(&pair));
+            }
+        }
+    }
+    __syncwarp();
+    constexpr int kRowsPerStore = kWarpSize / kRowChunks;
+    // Unrolled by 4, not wholly: with every load of the loop hoisted, ptxas spilled 32-48 B in the
+    // kernels of K-major A and B.
+#pragma unroll 4
+    for (int first = 0; first < warp_tile_m(kC); first += kRowsPerStore) {
+        const int row = first + lane / kRowChunks, chunk = lane % kRowChunks;
+        out.store_chunk(row - g, chunk * kChunkElements - 2 * t,
+                        ld_shared_v4(staging + static_cast<uint32_t>(swizzled_offset(row, chunk, kRowChunks))));
+    }
+}
+
+// Stores the lane's share of the warp tile.  A warp whose tile lies wholly in D with rows 16-byte
+// aligned stores it through shared memory (store_tile_staged) where kStagedEpilogue allows; every
+// lane of the warp decides alike.  Otherwise, where all of the lane's share lies in D and pairs are
+// aligned, the code is straight-line vector stores: the row offsets computed once, the column
+// offsets the stores' immediates.  Elsewhere (edge tiles, odd leading dimensions) each element is
+// stored under its bounds check, rows outside D skipped whole.  (The form decides whether ptxas
+// spills here: per-element C tests, per-row copies of the bounds, and one loop choosing the vector
+// or the checked store per pair each spilled in some kernels, the last 1.4 KB in sm_80's 64 x 64
+// warp tiles: bench/RESULTS.md.)  `smem`: the block's stages, no longer read by any warp.
+template <typename TOut, typename T, int Config>
+__device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const LaneOutput<TOut> &out, char *smem,
+                                           int thread) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kTilesM = mma_tiles_m(kC), kTilesN = mma_tiles_n(kC);
+    const int lane = thread % kWarpSize;
     // The lane's last element: row 8 of the last mma row, column 1 of the last column.
     const bool vectors = out.vectors_reach(kMmaM * (kTilesM - 1) + 8, kMmaN * (kTilesN - 1) + 1);
+    if constexpr (kStagedEpilogue<TOut, Config>) {
+        if (!out.reads_c() && __all_sync(~0u, vectors && out.chunks_aligned(-2 * (lane % 4)))) {
+            store_tile_staged(warp, out,
+                              smem_addr(smem) + static_cast<uint32_t>(thread / kWarpSize * warp_tile_m(kC) *
+                                                                      warp_tile_n(kC) * sizeof(TOut)),
+                              lane);
+            return;
+        }
+    }
     if (vectors) {
         out.with_c([&](auto c) {
             constexpr bool kWithC = decltype(c)::value;

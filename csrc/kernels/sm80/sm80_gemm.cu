@@ -113,7 +113,11 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
             });
             return;
         }
-        with_output(tile, p, batch, m0, n0, alpha, lane, [&](const auto &out) { store_tile(tile, out); });
+        // The epilogue may stage the warp tile in the stages (epilogue.cuh): every warp must be done
+        // reading them, and no copy may still land there.
+        cp_async_wait<0>();
+        __syncthreads();
+        with_output(tile, p, batch, m0, n0, alpha, lane, [&](const auto &out) { store_tile(tile, out, smem, thread); });
 
         // The next batch's prologue refills the stages: every thread must be done reading them.
         cp_async_wait<0>();
