@@ -146,7 +146,8 @@ inline constexpr bool kStagedEpilogue =
 // the pairs of a quad's 8 rows land in 8 distinct bank groups), then reads whole chunks back, eight
 // lanes to a row, and stores them as 16-byte vectors: every store instruction of the warp writes
 // four whole 128-byte lines of D, where the pairs wrote 16 bytes of each of 8 rows.  At 4096^3 on
-// H100 that took the 128 x 256 kernel from 529k to 503k cycles (bench/RESULTS.md).
+// H100 a first form (f16 only, the store loop wholly unrolled) took the 128 x 256 kernel from 529k
+// to 503k cycles (bench/RESULTS.md).
 template <typename TOut, typename T, int Config>
 __device__ __forceinline__ void store_tile_staged(const WarpTile<T, Config> &warp, const LaneOutput<TOut> &out,
                                                   uint32_t staging, int lane) {
