@@ -119,8 +119,8 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         __syncthreads();
         with_output(tile, p, batch, m0, n0, alpha, lane, [&](const auto &out) { store_tile(tile, out, smem, thread); });
 
-        // The next batch's prologue refills the stages: every thread must be done reading them.
-        cp_async_wait<0>();
+        // The next batch's prologue refills the stages: every thread must be done with them (no copy
+        // is in flight: the wait above was the last).
         __syncthreads();
     }
 }
