@@ -5,17 +5,13 @@
 // that finished: MMAs stay queued behind the running one while the loop comes round.
 #pragma once
 
-#include <cuda/ptx>
-
 #include <type_traits>
 
-#include "kernels/common/cluster.cuh"
+#include "kernels/common/mbarrier.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/sm90/shared_storage.cuh"
 
 namespace asyncgemm::sm90 {
-
-namespace ptx = cuda::ptx;
 
 // The warpgroup's place in the tile: rows 64 * wg_m, columns warpgroup_n(kC) * wg_n.
 struct WarpgroupTile {
@@ -49,28 +45,31 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
                                               bool leader, RingPosition<kTileConfigs[Config].stages> &slot) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
     constexpr int kCluster = kTileConfigs[Config].cluster_m;
+    // The ring's barriers as shared::cta addresses, computed once.
+    const uint32_t full0 = smem_addr(smem.full);
+    const uint32_t empty0 = smem_addr(smem.empty);
     // In a cluster the stage is released in both blocks: the peer's producer multicasts into it.
     const auto release = [&](int stage) {
         if (!leader) return;
+        const uint32_t empty = empty0 + 8 * static_cast<uint32_t>(stage);
         if constexpr (kCluster > 1) {
 #pragma unroll
-            for (uint32_t rank = 0; rank < kCluster; ++rank)
-                mbarrier_arrive_cluster(map_shared_rank(smem_addr(&smem.empty[stage]), rank));
+            for (uint32_t rank = 0; rank < kCluster; ++rank) mbarrier_arrive_cluster(map_shared_rank(empty, rank));
         } else {
-            ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &smem.empty[stage]);
+            mbarrier_arrive_shared(empty);
         }
     };
     constexpr int kStages = kTileConfigs[Config].stages;
     constexpr int kInFlight = kTileConfigs[Config].groups_in_flight;
     static_assert(kInFlight >= 1 && kInFlight + 1 < kStages, "the producer keeps a stage to fill");
-    // The stage of the K block `back` blocks before the current one.
-    const auto stage_back = [&](int back) { return (slot.index + kStages - back) % kStages; };
+    // The oldest stage the tile still holds: released in ring order, kInFlight blocks behind `slot`.
+    RingPosition<kStages> held = slot;
     // A stage's descriptors are stage 0's advanced by the stages before it: a multiply-add per K
     // block instead of rebuilding every field.
     const uint64_t a_stage0 = a_descriptor<AKMajor>(smem_addr(smem.a_tile(0)), wg);
     const uint64_t b_stage0 = b_descriptor<Config, BKMajor>(smem_addr(smem.b_tile(0)), wg);
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
-        while (!ptx::mbarrier_try_wait_parity(&smem.full[slot.index], slot.phase)) {
+        while (!mbarrier_try_wait_parity_shared(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase)) {
         }
         const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
         const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
@@ -90,13 +89,14 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
         wgmma_commit_group();
         // The group kInFlight blocks back has finished reading its stage.
         wgmma_wait_group<kInFlight>();
-        if (kb >= kInFlight) release(stage_back(kInFlight));
+        if (kb >= kInFlight) {
+            release(held.index);
+            held.advance();
+        }
     }
     wgmma_wait_group<0>();
-    // `slot` is one past the last block now: release the stages of the last groups still held.
-#pragma unroll
-    for (int back = kInFlight; back >= 1; --back)
-        if (k_blocks >= back) release(stage_back(back));
+    // Release the stages of the last groups, still held.
+    for (; held.index != slot.index || held.phase != slot.phase; held.advance()) release(held.index);
     wgmma_fence_operands(acc);
 }
 
