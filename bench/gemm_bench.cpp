@@ -114,11 +114,12 @@ public:
             return row;
         }
         reference_ = download_as_double(d_cublas_.data(), w_.d_elements(), w_.dtype, s_.stream);
-        cublas_ms_ = median_ms(s_.stream, s_.min_runs, [&](int64_t run) {
+        const Timing timing = time_runs(s_.stream, s_.min_runs, [&](int64_t run) {
             const cublasStatus_t timed = s_.cublas->gemm(w_, a(run), b(run), d_cublas_.data());
             if (timed != CUBLAS_STATUS_SUCCESS) throw BenchError("cublasGemmEx_64: " + s_.cublas->status_string(timed));
-        });
-        row.median_ms = cublas_ms_;
+        }, s_.monitor);
+        cublas_ms_ = timing.median_ms;
+        record(row, timing);
         row.vs_cublas = 1.0;
         return row;
     }
@@ -142,14 +143,21 @@ public:
                 row.note = *wrong;
             }
         }
-        row.median_ms = median_ms(s_.stream, s_.min_runs, [&](int64_t run) {
+        record(row, time_runs(s_.stream, s_.min_runs, [&](int64_t run) {
             check_asyncgemm(run_asyncgemm(algo, run), "asyncgemm_gemm");
-        });
+        }, s_.monitor));
         if (cublas_ms_) row.vs_cublas = *cublas_ms_ / *row.median_ms;
         return row;
     }
 
 private:
+    static void record(GemmResult &row, const Timing &timing) {
+        row.median_ms = timing.median_ms;
+        row.sm_mhz = timing.sm_mhz;
+        row.mj_per_run = timing.mj_per_run;
+        row.temperature_c = timing.temperature_c;
+    }
+
     std::size_t d_bytes() const { return matrix_bytes(w_.d_elements(), w_.dtype); }
     const void *a(int64_t run) const { return pool_.data() + rotation_.a_offset(run); }
     const void *b(int64_t run) const { return pool_.data() + rotation_.b_offset(run); }

@@ -21,6 +21,7 @@
 #include "copy_bench.h"
 #include "cublas_loader.h"
 #include "gemm_bench.h"
+#include "gpu_monitor.h"
 #include "progress.h"
 #include "report.h"
 #include "results.h"
@@ -105,7 +106,14 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
         (available ? info.algorithms : info.unavailable).push_back(algo);
     }
 
-    const Session session{stream.get(), handle.get(), cublas.get(), info.l2_bytes, options.min_runs, rng, progress};
+    char pci_bus_id[32] = {};
+    check_cuda(cudaDeviceGetPCIBusId(pci_bus_id, sizeof pci_bus_id, kDevice), "cudaDeviceGetPCIBusId");
+    std::string why_no_monitor;
+    const std::unique_ptr<GpuMonitor> monitor = GpuMonitor::open(pci_bus_id, why_no_monitor);
+    info.monitor = monitor ? "NVML (SM clock, energy, temperature)" : "none (" + why_no_monitor + ")";
+
+    const Session session{stream.get(), handle.get(), cublas.get(), monitor.get(), info.l2_bytes, options.min_runs,
+                          rng, progress};
     progress.set_total(int(options.workloads.size()) * gemm_steps(session, info.algorithms) +
                        (options.run_copy ? copy_steps() : 0));
     for (const GemmWorkload &workload : options.workloads)

@@ -62,6 +62,10 @@ std::string format(const std::optional<double> &value, const char *printf_format
     return text;
 }
 
+std::optional<double> as_double(const std::optional<unsigned> &value) {
+    return value ? std::optional<double>(*value) : std::nullopt;
+}
+
 // 652.6, 40.7, 0.0381: a decimal for large rates, three significant digits for small ones.
 std::string format_rate(const std::optional<double> &rate) {
     return format(rate, rate && *rate >= 100.0 ? "%.1f" : "%#.3g", "-");
@@ -102,6 +106,7 @@ void print_header(std::ostream &out, const RunInfo &info) {
         << "software    driver " << cuda_version(info.driver_version) << ", runtime "
         << cuda_version(info.runtime_version) << ", asyncgemm " << info.asyncgemm_version << ", " << info.cublas
         << '\n'
+        << "monitor     " << info.monitor << '\n'
         << "seed        " << info.seed << " (--seed " << info.seed << " repeats these inputs)\n"
         << "algorithms  " << algorithm_list(info.algorithms);
     if (!info.unavailable.empty()) out << "; not on this device: " << algorithm_list(info.unavailable);
@@ -110,15 +115,19 @@ void print_header(std::ostream &out, const RunInfo &info) {
 
 void print_gemm_table(std::ostream &out, const std::vector<GemmResult> &results) {
     out << "\nGEMM: row-major D = op_a(A) op_b(B), alpha 1, beta 0, median of timed runs; "
-           "x cuBLAS > 1 is faster than cuBLAS\n";
+           "x cuBLAS > 1 is faster than cuBLAS; SM MHz, mJ/run and C: the GPU's mean clock, energy per run "
+           "and temperature over the timed runs\n";
     TextTable table({{"workload", false}, {"algorithm", false}, {"median ms", true}, {"TFLOP/s", true},
-                     {"x cuBLAS", true}, {"max rel err", true}, {"result", false}});
+                     {"x cuBLAS", true}, {"max rel err", true}, {"SM MHz", true}, {"mJ/run", true}, {"C", true},
+                     {"result", false}});
     std::string previous_workload;
     for (const GemmResult &r : results) {
         const std::string workload = describe(r.workload);
         table.add({workload == previous_workload ? "" : workload, r.algorithm, format(r.median_ms, "%.4f", "-"),
                    format_rate(r.tflops()), format(r.vs_cublas, "%.2f", "-"),
-                   format(r.max_rel_err, "%.2e", "-"), result_text(r.outcome, r.note)});
+                   format(r.max_rel_err, "%.2e", "-"), format(r.sm_mhz, "%.0f", "-"),
+                   format(r.mj_per_run, "%.1f", "-"), format(as_double(r.temperature_c), "%.0f", "-"),
+                   result_text(r.outcome, r.note)});
         previous_workload = workload;
     }
     table.print(out);
@@ -163,7 +172,8 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
     std::ofstream out(path);
     if (!out) throw BenchError("cannot open " + path + " for writing");
     write_csv_line(out, {"device", "section", "workload", "m", "n", "k", "dtype", "ops", "algorithm", "layout",
-                         "vector_bytes", "median_ms", "tflops", "gb_per_s", "ratio", "max_rel_err", "result", "note"});
+                         "vector_bytes", "median_ms", "tflops", "gb_per_s", "ratio", "max_rel_err", "result", "note",
+                         "sm_mhz", "mj_per_run", "temperature_c"});
     for (const GemmResult &r : results.gemm) {
         const GemmWorkload &w = r.workload;
         write_csv_line(out, {info.device_name, "gemm", describe(w), std::to_string(w.m), std::to_string(w.n),
@@ -171,7 +181,8 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
                              std::string{op_letter(w.op_a), op_letter(w.op_b)}, r.algorithm, "", "",
                              format(r.median_ms, "%.6g", ""), format(r.tflops(), "%.6g", ""), "",
                              format(r.vs_cublas, "%.6g", ""), format(r.max_rel_err, "%.6g", ""),
-                             outcome_word(r.outcome), r.note});
+                             outcome_word(r.outcome), r.note, format(r.sm_mhz, "%.0f", ""),
+                             format(r.mj_per_run, "%.6g", ""), format(as_double(r.temperature_c), "%.0f", "")});
     }
     for (const CopyResult &r : results.copy) {
         write_csv_line(out, {info.device_name, "copy", copy_workload(r), std::to_string(r.rows),
@@ -179,7 +190,7 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
                              r.algorithm, r.layout == "-" ? "" : r.layout,
                              r.op ? std::to_string(r.vector_bytes) : "", format(r.median_ms, "%.6g", ""), "",
                              format(r.gb_per_s(), "%.6g", ""), format(r.vs_d2d, "%.6g", ""), "",
-                             outcome_word(r.outcome), r.note});
+                             outcome_word(r.outcome), r.note, "", "", ""});
     }
     out.close();
     if (!out) throw BenchError("could not finish writing " + path);

@@ -23,6 +23,7 @@ struct RunInfo {
     int driver_version = 0, runtime_version = 0;  // 1000 * major + 10 * minor
     std::string asyncgemm_version;
     std::string cublas = "cuBLAS not opened";    // "cuBLAS 13.1.0", or why there is none
+    std::string monitor = "not opened";          // "NVML", or why the GPU columns are empty
     uint64_t seed = 0;
     std::vector<asyncgemm_algo_t> algorithms;    // available on the device, in the order benchmarked
     std::vector<asyncgemm_algo_t> unavailable;

@@ -25,6 +25,11 @@ struct GemmResult {
     std::optional<double> vs_cublas{};    // cuBLAS's median over this one: > 1 is faster than cuBLAS
     std::optional<double> max_rel_err{};  // max |D - D_cublas| / max |D_cublas|
     std::string note{};                   // why it was skipped or failed
+    // What the GPU did during the timed runs (timing.h): mean SM clock, energy per launch, and the
+    // temperature at their end.
+    std::optional<double> sm_mhz{};
+    std::optional<double> mj_per_run{};
+    std::optional<unsigned> temperature_c{};
 
     std::optional<double> tflops() const {
         if (!median_ms) return std::nullopt;

@@ -8,6 +8,7 @@
 
 #include "asyncgemm.h"
 #include "cublas_loader.h"
+#include "gpu_monitor.h"
 #include "progress.h"
 
 namespace bench {
@@ -16,6 +17,7 @@ struct Session {
     cudaStream_t stream;      // every launch and transfer, asyncgemm's and cuBLAS's alike
     asyncgemm_handle_t handle;
     const Cublas *cublas;     // null: no cuBLAS rows, no ratios, no errors
+    const GpuMonitor *monitor;  // null: no clock, energy or temperature columns
     std::size_t l2_bytes;
     int min_runs;
     std::mt19937_64 &rng;     // every input of the run, in order, from the printed seed

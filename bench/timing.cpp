@@ -1,7 +1,9 @@
 #include "timing.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "check.h"
@@ -30,6 +32,12 @@ public:
 
     void record(cudaStream_t stream) { check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord"); }
     void synchronize() { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+    bool done() const {
+        const cudaError_t status = cudaEventQuery(event_);
+        if (status == cudaErrorNotReady) return false;
+        check_cuda(status, "cudaEventQuery");
+        return true;
+    }
     float ms_since(const Event &start) const {
         float ms = 0.0f;
         check_cuda(cudaEventElapsedTime(&ms, start.event_, event_), "cudaEventElapsedTime");
@@ -46,9 +54,13 @@ double median(std::vector<double> values) {
     return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
+// How often the SM clock is read while the timed runs run.
+constexpr auto kClockSamplePeriod = std::chrono::milliseconds(10);
+
 }  // namespace
 
-double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch) {
+Timing time_runs(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch,
+                 const GpuMonitor *monitor) {
     int64_t run = 0;
 
     // Warm-up brings the clocks to their sustained state and lets both libraries finish any lazy
@@ -75,16 +87,36 @@ double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int
     const int64_t runs = std::max<int64_t>(min_runs, runs_for_time);
 
     std::vector<Event> starts(runs), ends(runs);
+    const GpuSample before = monitor ? monitor->sample() : GpuSample{};
     for (int64_t i = 0; i < runs; ++i) {
         starts[i].record(stream);
         launch(run++);
         ends[i].record(stream);
     }
+    Timing timing;
+    if (monitor) {
+        double mhz_sum = 0.0;
+        int mhz_samples = 0;
+        do {
+            if (const std::optional<unsigned> mhz = monitor->sample().sm_mhz) mhz_sum += *mhz, ++mhz_samples;
+            std::this_thread::sleep_for(kClockSamplePeriod);
+        } while (!ends.back().done());
+        const GpuSample after = monitor->sample();
+        if (mhz_samples > 0) timing.sm_mhz = mhz_sum / mhz_samples;
+        if (before.energy_mj && after.energy_mj)
+            timing.mj_per_run = double(*after.energy_mj - *before.energy_mj) / double(runs);
+        timing.temperature_c = after.temperature_c;
+    }
     ends.back().synchronize();
 
     std::vector<double> times(runs);
     for (int64_t i = 0; i < runs; ++i) times[i] = ends[i].ms_since(starts[i]);
-    return median(times);
+    timing.median_ms = median(times);
+    return timing;
+}
+
+double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch) {
+    return time_runs(stream, min_runs, launch, nullptr).median_ms;
 }
 
 }  // namespace bench

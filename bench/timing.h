@@ -3,15 +3,29 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include <cuda_runtime_api.h>
 
+#include "gpu_monitor.h"
+
 namespace bench {
+
+// One row's measure, with what the GPU did during its timed runs where a monitor was given.
+struct Timing {
+    double median_ms = 0.0;
+    std::optional<double> sm_mhz;             // mean SM clock, sampled every 10 ms while they ran
+    std::optional<double> mj_per_run;         // energy drawn from their first launch to the last event, per run
+    std::optional<unsigned> temperature_c;    // at their end
+};
 
 // Median time in milliseconds of one launch.  launch(run) enqueues run number `run` on stream; runs
 // are numbered 0, 1, 2, ... through warm-up and timed runs alike, so a caller can rotate its inputs by
 // the number.  Warm-up lasts at least 5 runs and 1 s; then at least min_runs runs, and at least 1 s
 // of them (up to 10,000 runs), are timed one by one.
+// With a monitor, the GPU is also sampled while the timed runs run.
+Timing time_runs(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch,
+                 const GpuMonitor *monitor);
 double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch);
 
 }  // namespace bench
