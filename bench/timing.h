@@ -14,7 +14,7 @@ namespace bench {
 // One row's measure, with what the GPU did during its timed runs where a monitor was given.
 struct Timing {
     double median_ms = 0.0;
-    std::optional<double> sm_mhz;             // mean SM clock, sampled every 10 ms while they ran
+    std::optional<double> sm_mhz;             // mean SM clock, sampled every 10 ms once all are launched
     std::optional<double> mj_per_run;         // energy drawn from their first launch to the last event, per run
     std::optional<unsigned> temperature_c;    // at their end
 };
