@@ -64,13 +64,19 @@ std::unique_ptr<GpuMonitor> GpuMonitor::open(const std::string &pci_bus_id, std:
 GpuMonitor::GpuMonitor(std::unique_ptr<Api> api) : api_(std::move(api)) {}
 GpuMonitor::~GpuMonitor() = default;
 
+std::optional<unsigned> GpuMonitor::sm_mhz() const {
+    unsigned mhz = 0;
+    if (api_->clock_info(api_->device, kNvmlClockSm, &mhz) != kNvmlSuccess) return std::nullopt;
+    return mhz;
+}
+
 GpuSample GpuMonitor::sample() const {
     GpuSample s;
     unsigned long long energy = 0;
-    unsigned value = 0;
+    unsigned temperature = 0;
     if (api_->total_energy(api_->device, &energy) == kNvmlSuccess) s.energy_mj = energy;
-    if (api_->clock_info(api_->device, kNvmlClockSm, &value) == kNvmlSuccess) s.sm_mhz = value;
-    if (api_->temperature(api_->device, kNvmlTemperatureGpu, &value) == kNvmlSuccess) s.temperature_c = value;
+    if (api_->temperature(api_->device, kNvmlTemperatureGpu, &temperature) == kNvmlSuccess)
+        s.temperature_c = temperature;
     return s;
 }
 

@@ -2,8 +2,8 @@
 //
 // NVML (libnvidia-ml.so.1, part of the driver) is opened at run time, like cuBLAS, so the benchmark
 // still builds and runs where it is absent; the rows then leave these columns empty.  On a GPU held
-// at its power limit the clock a kernel runs at, and hence its time, follows the energy each launch
-// draws, and the state earlier rows leave the GPU in: these columns show both.
+// at its power limit the clock follows the power drawn, so a row's time depends on its kernel's
+// energy and on the state earlier rows left the GPU in: these columns show what the GPU did.
 #pragma once
 
 #include <memory>
@@ -14,7 +14,6 @@ namespace bench {
 
 struct GpuSample {
     std::optional<unsigned long long> energy_mj;  // since the driver loaded
-    std::optional<unsigned> sm_mhz;
     std::optional<unsigned> temperature_c;
 };
 
@@ -27,7 +26,8 @@ public:
     GpuMonitor(const GpuMonitor &) = delete;
     GpuMonitor &operator=(const GpuMonitor &) = delete;
 
-    GpuSample sample() const;
+    GpuSample sample() const;                // read at the start and end of a row's timed runs
+    std::optional<unsigned> sm_mhz() const;  // the SM clock now, read every 10 ms in between
 
     struct Api;
 

@@ -62,10 +62,6 @@ std::string format(const std::optional<double> &value, const char *printf_format
     return text;
 }
 
-std::optional<double> as_double(const std::optional<unsigned> &value) {
-    return value ? std::optional<double>(*value) : std::nullopt;
-}
-
 // 652.6, 40.7, 0.0381: a decimal for large rates, three significant digits for small ones.
 std::string format_rate(const std::optional<double> &rate) {
     return format(rate, rate && *rate >= 100.0 ? "%.1f" : "%#.3g", "-");
@@ -126,7 +122,7 @@ void print_gemm_table(std::ostream &out, const std::vector<GemmResult> &results)
         table.add({workload == previous_workload ? "" : workload, r.algorithm, format(r.median_ms, "%.4f", "-"),
                    format_rate(r.tflops()), format(r.vs_cublas, "%.2f", "-"),
                    format(r.max_rel_err, "%.2e", "-"), format(r.sm_mhz, "%.0f", "-"),
-                   format(r.mj_per_run, "%.1f", "-"), format(as_double(r.temperature_c), "%.0f", "-"),
+                   format(r.mj_per_run, "%.1f", "-"), format(r.temperature_c, "%.0f", "-"),
                    result_text(r.outcome, r.note)});
         previous_workload = workload;
     }
@@ -182,7 +178,7 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
                              format(r.median_ms, "%.6g", ""), format(r.tflops(), "%.6g", ""), "",
                              format(r.vs_cublas, "%.6g", ""), format(r.max_rel_err, "%.6g", ""),
                              outcome_word(r.outcome), r.note, format(r.sm_mhz, "%.0f", ""),
-                             format(r.mj_per_run, "%.6g", ""), format(as_double(r.temperature_c), "%.0f", "")});
+                             format(r.mj_per_run, "%.6g", ""), format(r.temperature_c, "%.0f", "")});
     }
     for (const CopyResult &r : results.copy) {
         write_csv_line(out, {info.device_name, "copy", copy_workload(r), std::to_string(r.rows),

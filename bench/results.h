@@ -29,7 +29,7 @@ struct GemmResult {
     // temperature at their end.
     std::optional<double> sm_mhz{};
     std::optional<double> mj_per_run{};
-    std::optional<unsigned> temperature_c{};
+    std::optional<double> temperature_c{};
 
     std::optional<double> tflops() const {
         if (!median_ms) return std::nullopt;

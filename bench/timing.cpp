@@ -98,14 +98,14 @@ Timing time_runs(cudaStream_t stream, int min_runs, const std::function<void(int
         double mhz_sum = 0.0;
         int mhz_samples = 0;
         do {
-            if (const std::optional<unsigned> mhz = monitor->sample().sm_mhz) mhz_sum += *mhz, ++mhz_samples;
+            if (const std::optional<unsigned> mhz = monitor->sm_mhz()) mhz_sum += *mhz, ++mhz_samples;
             std::this_thread::sleep_for(kClockSamplePeriod);
         } while (!ends.back().done());
         const GpuSample after = monitor->sample();
         if (mhz_samples > 0) timing.sm_mhz = mhz_sum / mhz_samples;
         if (before.energy_mj && after.energy_mj)
             timing.mj_per_run = double(*after.energy_mj - *before.energy_mj) / double(runs);
-        timing.temperature_c = after.temperature_c;
+        if (after.temperature_c) timing.temperature_c = *after.temperature_c;
     }
     ends.back().synchronize();
 

@@ -16,7 +16,7 @@ struct Timing {
     double median_ms = 0.0;
     std::optional<double> sm_mhz;             // mean SM clock, sampled every 10 ms once all are launched
     std::optional<double> mj_per_run;         // energy drawn from their first launch to the last event, per run
-    std::optional<unsigned> temperature_c;    // at their end
+    std::optional<double> temperature_c;      // at their end, °C
 };
 
 // Median time in milliseconds of one launch.  launch(run) enqueues run number `run` on stream; runs
