@@ -1,7 +1,6 @@
 // mbarrier and cluster primitives on 32-bit shared addresses, which CCCL's cuda/ptx takes only as
 // generic pointers.  A generic pointer costs 64-bit registers that the 128-accumulator kernels do not
-// have, and the compiler may convert it to a shared address again at each use: the sm90 consumers'
-// K loop re-read %cluster_ctaid (S2R) for its wait on every iteration until it took a 32-bit address.
+// have, and a conversion back to a shared address at each use.
 #pragma once
 
 #include <stdint.h>

@@ -45,7 +45,9 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
                                               bool leader, RingPosition<kTileConfigs[Config].stages> &slot) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
     constexpr int kCluster = kTileConfigs[Config].cluster_m;
-    // The ring's barriers (8 bytes each) as shared::cta addresses, computed once per tile.
+    // The ring's barriers (8 bytes each) as shared::cta addresses.  In the SASS of 548a66d ptxas still
+    // forms this base from %cluster_ctaid (S2R) at the top of every K block rather than keep it in a
+    // register (bench/RESULTS.md, twenty-ninth session).
     const uint32_t full0 = smem_addr(smem.full);
     const uint32_t empty0 = smem_addr(smem.empty);
     // In a cluster the stage is released in both blocks: the peer's producer multicasts into it.
