@@ -285,6 +285,34 @@ TEST_CASE("bigger problems and a long k") {
     }
 }
 
+TEST_CASE("a persistent block's tiles in turn, each one's last stores during the next one's K loop") {
+    // The Hopper kernels' held chunks (16-bit D of 64 x 256 warpgroup tiles): 40 batches of 2 x 2
+    // tiles of 128 x 256, the second row and column ragged, are more tiles than an H100 has SMs, so
+    // its heuristic takes 128 x 256 tiles and some blocks run two.  With one K block (k = 40) the
+    // held chunks are stored after the next tile's loop, with four inside it.  The other algorithms
+    // have their own tests of this size; the host reference is the cost here.
+    Rng rng = rng_for("gemm tiles in turn");
+    Stream stream;
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
+        if (algo != ASYNCGEMM_ALGO_SM90_TMA_WGMMA && algo != ASYNCGEMM_ALGO_AUTO) continue;
+        for (asyncgemm_dtype_t type : {ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF})
+            for (int64_t k : {40, 200}) {
+                GemmCase c;
+                c.algo = algo;
+                c.type_ab = c.type_cd = type;
+                c.op_a = type == ASYNCGEMM_R_16F ? ASYNCGEMM_OP_N : ASYNCGEMM_OP_T;  // row order: m, n as they are
+                c.m = 129;
+                c.n = 257;
+                c.k = k;
+                c.batch_count = 40;
+                c.batched_api = true;
+                c.aligned16 = true;
+                c.alpha = 1.25f;
+                check_gemm(c, rng, stream.get());
+            }
+    }
+}
+
 TEST_CASE("split K: right, and the same bits on every run") {
     // Few output tiles and a long K: the PIPELINED heuristic splits K on any GPU with 8 SMs or more
     // (one 128 x 128 tile, 64 slices: 8 ranges); the other algorithms must be deterministic anyway.

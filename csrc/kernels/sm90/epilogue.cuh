@@ -4,7 +4,9 @@
 // a ragged right edge is stored by the threads instead) while the next one is written.  C, when
 // beta != 0, is loaded by TMA into the same chunk buffer first, and each thread reads its elements
 // from where it will write them.  16-bit D goes to shared memory by stmatrix, fp32 by 8-byte stores
-// (two wavefronts per warp either way: the swizzle spreads the eight rows over all banks).
+// (two wavefronts per warp either way: the swizzle spreads the eight rows over all banks).  A 16-bit
+// tile of more chunks than buffers may hold its last chunks in registers for the next tile's mainloop
+// to store (HeldChunks).
 #pragma once
 
 #include <cuda/ptx>
@@ -67,107 +69,207 @@ struct EpilogueState {
     uint32_t buffer = 0;
 };
 
+// The buffer that chunk `chunk` of a tile of Chunks chunks takes.  With an even number of chunks per
+// tile the alternation is the same every tile and known at compile time (a run-time index costs the
+// 128-accumulator kernels a spill); with an odd number it goes on across tiles.
+template <int Chunks>
+__device__ __forceinline__ int chunk_buffer(int chunk, EpilogueState &state) {
+    if constexpr (Chunks % kEpilogueBuffers == 0) {
+        return chunk % kEpilogueBuffers;
+    } else {
+        const int buffer = static_cast<int>(state.buffer);
+        state.buffer = (state.buffer + 1) % kEpilogueBuffers;
+        return buffer;
+    }
+}
+
+// Stores one chunk of D, 64 rows from row0 and 128 bytes of columns from col: waits until the store
+// issued from its buffer kEpilogueBuffers chunks ago has read it, loads C's chunk into it first when
+// AddC, has write(buffer) put D's values there (swizzled), and stores it by TMA, or by the threads at
+// a ragged right edge.
+template <typename TOut, int Config, bool AddC, typename Write>
+__device__ __forceinline__ void store_chunk(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
+                                            int thread, int buffer_index, int32_t row0, int32_t col, int64_t batch,
+                                            EpilogueState &state, const Write &write) {
+    const bool leader = thread == 0;
+    const int barrier_id = 1 + consumer;
+    char *buffer = smem.epilogue_buffer(consumer, buffer_index);
+    if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kEpilogueBuffers - 1>{});
+    named_barrier_sync(barrier_id, kWarpgroupThreads);
+    if constexpr (AddC) {
+        uint64_t *loaded = &smem.c_loaded[consumer];
+        if (leader) {
+            ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, loaded,
+                                           uint32_t{kEpilogueChunkBytes});
+            const int32_t coords[3] = {col, row0, p.c_batched ? static_cast<int32_t>(batch) : 0};
+            ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, buffer, &p.c_map, coords, loaded);
+        }
+        while (!ptx::mbarrier_try_wait_parity(loaded, state.c_phase)) {
+        }
+        state.c_phase ^= 1u;
+    }
+    write(buffer);
+    // The generic-proxy writes must be visible to TMA (the async proxy) before the store reads them.
+    ptx::fence_proxy_async(ptx::space_shared);
+    named_barrier_sync(barrier_id, kWarpgroupThreads);
+    if (p.d_rows_whole || col + static_cast<int32_t>(kRowBytes / sizeof(TOut)) <= p.n) {
+        if (leader) {
+            const int32_t coords[3] = {col, row0, static_cast<int32_t>(batch)};
+            ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &p.d_map, coords, buffer);
+            ptx::cp_async_bulk_commit_group();
+        }
+    } else {
+        store_edge_chunk<TOut>(p, buffer, thread, row0, col, batch);
+    }
+}
+
+// Writes a chunk of 16-bit D into its buffer with stmatrix.x4, from packed(i): the register holding
+// the thread's chunk elements 2i and 2i + 1 in accumulator order (groups of 8 columns, in each the
+// row halves 0-7 and 8-15, two columns each).  Each stmatrix.x4 writes groups g and g + 1: matrices
+// (rows 0-7, g), (rows 8-15, g), (0-7, g + 1), (8-15, g + 1).
+template <int Groups, typename Packed>
+__device__ __forceinline__ void stmatrix_chunk(char *buffer, int thread, const Packed &packed) {
+    const int warp = thread / 32;
+    const int lane = thread % 32;
+    const int matrix = lane / 8;
+    const int row = 16 * warp + (matrix % 2) * 8 + lane % 8;
+    const uint32_t base = smem_addr(buffer);
+#pragma unroll
+    for (int g = 0; g < Groups; g += 2) {
+        const uint32_t r[4] = {packed(2 * g), packed(2 * g + 1), packed(2 * g + 2), packed(2 * g + 3)};
+        stmatrix_x4(base + swizzled_offset(row, (g + matrix / 2) * 16), r);
+    }
+}
+
+// Columns of D in a chunk (one 128-byte row), and chunks in a warpgroup's tile.
+template <typename TOut>
+inline constexpr int kChunkColumns = static_cast<int>(kRowBytes / sizeof(TOut));
+template <typename TOut, int Config>
+inline constexpr int kTileChunks = warpgroup_n(kTileConfigs[Config]) / kChunkColumns<TOut>;
+
+// Stores the first Chunks chunks of the warpgroup's tile (all by default).
 // thread: the thread's index in its warpgroup; consumer: the warpgroup's index among the consumers.
 // alpha == 0 means there is no product (acc is not read): D = beta * C.  AddC is beta != 0, a
 // template parameter: as a run-time test ptxas if-converts it, and every element then pays a shared
 // load, a conversion, an FMA and a select it throws away (twice the instructions of the store).
-template <typename TOut, int Config, bool AddC>
+template <typename TOut, int Config, bool AddC, int Chunks = kTileChunks<TOut, Config>>
 __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                            const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                            int thread, int32_t row0, int32_t col0, int64_t batch, float alpha,
                                            EpilogueState &state) {
-    constexpr int kN = warpgroup_n(kTileConfigs[Config]);
-    constexpr int kColumns = 128 / static_cast<int>(sizeof(TOut));  // per chunk
-    constexpr int kChunks = kN / kColumns;
+    constexpr int kColumns = kChunkColumns<TOut>;
+    constexpr int kChunks = kTileChunks<TOut, Config>;
     constexpr int kGroups = kColumns / 8;  // 8-column accumulator groups per chunk
-    static_assert(kChunks >= 1 && kN % kColumns == 0, "whole chunks");
-    const bool leader = thread == 0;
+    static_assert(kChunks >= 1 && warpgroup_n(kTileConfigs[Config]) % kColumns == 0, "whole chunks");
+    static_assert(Chunks >= 1 && Chunks <= kChunks, "a part of the tile's chunks");
     const int warp = thread / 32;
     const int lane = thread % 32;
     const float beta = p.beta;
-    const int32_t c_batch = p.c_batched ? static_cast<int32_t>(batch) : 0;
-    const int barrier_id = 1 + consumer;
 
     // Unrolled: the accumulator index must be a constant, or acc goes to local memory.
 #pragma unroll
-    for (int chunk = 0; chunk < kChunks; ++chunk) {
-        // With an even number of chunks per tile the alternation is the same every tile and known at
-        // compile time (a run-time index costs the 128-accumulator kernels a spill).
-        int buffer_index = chunk % kEpilogueBuffers;
-        if constexpr (kChunks % kEpilogueBuffers != 0) {
-            buffer_index = static_cast<int>(state.buffer);
-            state.buffer = (state.buffer + 1) % kEpilogueBuffers;
-        }
-        char *buffer = smem.epilogue_buffer(consumer, buffer_index);
-        const int32_t chunk_col = col0 + chunk * kColumns;
-        // The store issued from this buffer kEpilogueBuffers chunks ago has read it.
-        if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kEpilogueBuffers - 1>{});
-        named_barrier_sync(barrier_id, kWarpgroupThreads);
-        if constexpr (AddC) {
-            uint64_t *loaded = &smem.c_loaded[consumer];
-            if (leader) {
-                ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, loaded,
-                                               uint32_t{kEpilogueChunkBytes});
-                const int32_t coords[3] = {chunk_col, row0, c_batch};
-                ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, buffer, &p.c_map, coords, loaded);
-            }
-            while (!ptx::mbarrier_try_wait_parity(loaded, state.c_phase)) {
-            }
-            state.c_phase ^= 1u;
-        }
-        // D's value for accumulator group g (chunk-relative), half h, element e.
-        const auto value = [&](int g, int h, int e) {
-            const float product = alpha != 0.f ? alpha * acc[4 * (chunk * kGroups + g) + 2 * h + e] : 0.f;
-            if constexpr (AddC) {
-                const int row = 16 * warp + lane / 4 + 8 * h;
-                const int byte = (8 * g + 2 * (lane % 4) + e) * static_cast<int>(sizeof(TOut));
-                const TOut old = *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
-                return fmaf(beta, to_float(old), product);
-            } else {
-                return product;
-            }
-        };
-        if constexpr (sizeof(TOut) == 2) {
-            // stmatrix.x4 of groups g, g + 1: matrices (rows 0-7, g), (rows 8-15, g), (0-7, g+1), (8-15, g+1).
-            const int matrix = lane / 8;
-            const int row = 16 * warp + (matrix % 2) * 8 + lane % 8;
-            const uint32_t base = smem_addr(buffer);
+    for (int chunk = 0; chunk < Chunks; ++chunk) {
+        const int buffer_index = chunk_buffer<kChunks>(chunk, state);
+        store_chunk<TOut, Config, AddC>(
+            p, smem, consumer, thread, buffer_index, row0, col0 + chunk * kColumns, batch, state, [&](char *buffer) {
+                // D's value for the thread's element j of the chunk: accumulator group j / 4, row half
+                // j % 4 / 2, column j % 2 of the pair.
+                const auto value = [&](int j) {
+                    const float product = alpha != 0.f ? alpha * acc[4 * chunk * kGroups + j] : 0.f;
+                    if constexpr (AddC) {
+                        const int row = 16 * warp + lane / 4 + 8 * (j % 4 / 2);
+                        const int byte = (8 * (j / 4) + 2 * (lane % 4) + j % 2) * static_cast<int>(sizeof(TOut));
+                        const TOut old = *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
+                        return fmaf(beta, to_float(old), product);
+                    } else {
+                        return product;
+                    }
+                };
+                if constexpr (sizeof(TOut) == 2) {
+                    stmatrix_chunk<kGroups>(buffer, thread, [&](int i) {
+                        return pack(from_float<TOut>(value(2 * i)), from_float<TOut>(value(2 * i + 1)));
+                    });
+                } else {
 #pragma unroll
-            for (int g = 0; g < kGroups; g += 2) {
-                uint32_t r[4];
+                    for (int g = 0; g < kGroups; ++g) {
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {
-                    const int group = g + q / 2;
-                    const int h = q % 2;
-                    r[q] = pack(from_float<TOut>(value(group, h, 0)), from_float<TOut>(value(group, h, 1)));
+                        for (int h = 0; h < 2; ++h) {
+                            const int row = 16 * warp + lane / 4 + 8 * h;
+                            const int byte = (8 * g + 2 * (lane % 4)) * 4;
+                            *reinterpret_cast<float2 *>(buffer + swizzled_offset(row, byte)) =
+                                make_float2(value(4 * g + 2 * h), value(4 * g + 2 * h + 1));
+                        }
+                    }
                 }
-                stmatrix_x4(base + swizzled_offset(row, (g + matrix / 2) * 16), r);
-            }
-        } else {
-#pragma unroll
-            for (int g = 0; g < kGroups; ++g) {
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int row = 16 * warp + lane / 4 + 8 * h;
-                    const int byte = (8 * g + 2 * (lane % 4)) * 4;
-                    const float2 out = make_float2(value(g, h, 0), value(g, h, 1));
-                    *reinterpret_cast<float2 *>(buffer + swizzled_offset(row, byte)) = out;
-                }
-            }
-        }
-        // The generic-proxy writes must be visible to TMA (the async proxy) before the store reads them.
-        ptx::fence_proxy_async(ptx::space_shared);
-        named_barrier_sync(barrier_id, kWarpgroupThreads);
-        if (p.d_rows_whole || chunk_col + kColumns <= p.n) {
-            if (leader) {
-                const int32_t coords[3] = {chunk_col, row0, static_cast<int32_t>(batch)};
-                ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &p.d_map, coords, buffer);
-                ptx::cp_async_bulk_commit_group();
-            }
-        } else {
-            store_edge_chunk<TOut>(p, buffer, thread, row0, chunk_col, batch);
-        }
+            });
     }
 }
+
+// The last chunks of a warpgroup's tile of 16-bit D, alpha applied (no C), held in registers two
+// elements to a register.  A tile of more chunks than buffers (64 x 256: four) would otherwise wait,
+// with the tensor pipe idle, for its first chunks' stores to read their buffers before writing the
+// rest.  Instead the consumer stores the first kEpilogueBuffers chunks as the mainloop ends, holds
+// the others, and stores them during the next tile's first K blocks, one a block while its wgmmas
+// run.
+template <typename TOut, int Config>
+struct HeldChunks {
+    static constexpr int kChunks = kTileChunks<TOut, Config>;
+    static constexpr int kFirst = kEpilogueBuffers;  // the first chunk held
+    static constexpr int kGroups = kChunkColumns<TOut> / 8;
+    static constexpr int kPerChunk = 2 * kGroups;  // registers
+    static_assert(sizeof(TOut) == 2 && kChunks > kFirst && kChunks % kEpilogueBuffers == 0,
+                  "16-bit tiles of more chunks than buffers, a whole number of rounds of them");
+
+    uint32_t values[(kChunks - kFirst) * kPerChunk];
+    int32_t row0 = 0, col0 = 0;
+    int64_t batch = 0;
+    int next = kChunks;  // the next chunk to store: kChunks when none is held
+
+    // Packs chunks kFirst.. of the tile; `store_tile<..., kFirst>` stores the others.
+    __device__ __forceinline__ void hold(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2], float alpha,
+                                         int32_t row, int32_t col, int64_t batch_index) {
+#pragma unroll
+        for (int i = 0; i < (kChunks - kFirst) * kPerChunk; ++i) {
+            const int j = kFirst * kPerChunk + i;  // pair j of the accumulators: elements 2j and 2j + 1
+            const float lo = alpha != 0.f ? alpha * acc[2 * j] : 0.f;
+            const float hi = alpha != 0.f ? alpha * acc[2 * j + 1] : 0.f;
+            values[i] = pack(from_float<TOut>(lo), from_float<TOut>(hi));
+        }
+        row0 = row;
+        col0 = col;
+        batch = batch_index;
+        next = kFirst;
+    }
+
+    // Stores the next held chunk, if any.
+    __device__ __forceinline__ void store_next(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
+                                               int thread, EpilogueState &state) {
+        // One branch per chunk, so every register index is a constant.
+#pragma unroll
+        for (int chunk = kFirst; chunk < kChunks; ++chunk)
+            if (next == chunk) store(p, smem, consumer, thread, state, chunk);
+        if (next < kChunks) ++next;
+    }
+
+    // Stores every held chunk.
+    __device__ __forceinline__ void store_rest(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
+                                               int thread, EpilogueState &state) {
+#pragma unroll
+        for (int chunk = kFirst; chunk < kChunks; ++chunk)
+            if (next <= chunk) store(p, smem, consumer, thread, state, chunk);
+        next = kChunks;
+    }
+
+private:
+    __device__ __forceinline__ void store(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
+                                          int thread, EpilogueState &state, int chunk) {
+        store_chunk<TOut, Config, false>(
+            p, smem, consumer, thread, chunk_buffer<kChunks>(chunk, state), row0, col0 + chunk * kChunkColumns<TOut>,
+            batch, state, [&](char *buffer) {
+                stmatrix_chunk<kGroups>(buffer, thread,
+                                        [&](int i) { return values[(chunk - kFirst) * kPerChunk + i]; });
+            });
+    }
+};
 
 }  // namespace asyncgemm::sm90

@@ -2,7 +2,8 @@
 // kMmaSteps wgmma.mma_async on it (k16 of f16/bf16 or k8 of tf32 each; operands straight from the
 // swizzled TMA tiles through their matrix descriptors), commit them as one group, wait until only
 // the configuration's groups_in_flight groups are still running, and release the stage of the one
-// that finished: MMAs stay queued behind the running one while the loop comes round.
+// that finished: MMAs stay queued behind the running one while the loop comes round.  Work of the
+// warpgroup's own that can run beside the MMAs (the last tile's stores) goes at the end of a block.
 #pragma once
 
 #include <type_traits>
@@ -39,10 +40,12 @@ __device__ __forceinline__ constexpr uint32_t step_bytes() {
 
 // Multiplies the tile's k_blocks K blocks into acc (overwriting it; untouched when k_blocks == 0),
 // advancing `slot` through the ring.  `leader` is one thread of the warpgroup: it releases the stages.
-template <typename T, int Config, bool AKMajor, bool BKMajor>
+// beside(kb) runs in every thread after block kb's MMAs are issued and the stage before released.
+template <typename T, int Config, bool AKMajor, bool BKMajor, typename Beside>
 __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                               const SharedStorage<Config> &smem, int k_blocks, WarpgroupTile wg,
-                                              bool leader, RingPosition<kTileConfigs[Config].stages> &slot) {
+                                              bool leader, RingPosition<kTileConfigs[Config].stages> &slot,
+                                              const Beside &beside) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
     constexpr int kCluster = kTileConfigs[Config].cluster_m;
     // The ring's barriers (8 bytes each) as shared::cta addresses.  In the SASS of 548a66d ptxas still
@@ -95,6 +98,7 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
             release(held.index);
             held.advance();
         }
+        beside(kb);
     }
     wgmma_wait_group<0>();
     // Release the stages of the last groups, still held.

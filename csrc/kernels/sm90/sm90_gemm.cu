@@ -10,7 +10,9 @@
 // alone.  Configurations with cluster_m == 2 run in clusters of two blocks that share their tile of
 // B by TMA multicast.  Where the tiles are too few to fill the SMs, K is split into ranges that are
 // work items of their own and meet in a deterministic reduction (split_k.cuh).  The producer runs
-// ahead into the next tile while the consumers store the last one, so loads overlap the epilogue.
+// ahead into the next tile while the consumers store the last one, so loads overlap the epilogue;
+// where a 16-bit tile has more chunks than the epilogue has buffers, its last chunks are stored during
+// the next tile's first K blocks, so the MMAs do not wait for them either.
 #include <cuda/ptx>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -34,16 +36,30 @@ namespace {
 
 namespace ptx = cuda::ptx;
 
-template <typename T, int Config, bool AKMajor, bool BKMajor, bool AddC>
+// How a consumer stores its tiles, one way for the whole launch: two epilogues inlined behind a
+// per-tile branch, with 128 accumulators live across it, make ptxas spill hundreds of bytes.
+enum class Store {
+    Now,       // as each tile's mainloop ends: D of any type, without C
+    NowAddC,   // as each tile's mainloop ends, adding beta * C
+    Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
+               // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
+};
+
+struct NothingHeld {};
+
+template <typename T, int Config, bool AKMajor, bool BKMajor, Store kStore>
 __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kN = warpgroup_n(kC);
+    constexpr bool kDeferred = kStore == Store::Deferred;
+    constexpr bool kAddC = kStore == Store::NowAddC;
     const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
     const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
     const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
     const TileScheduler<Config> schedule(p);
     RingPosition<kC.stages> slot;
     EpilogueState state;
+    std::conditional_t<kDeferred, HeldChunks<T, Config>, NothingHeld> held;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
         const WorkItem work = schedule.item(p, i);
         const WorkTile &tile = work.place;
@@ -51,38 +67,56 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
         // keep both sets of 128 registers alive.
         float acc[kN / 2];
-        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, work.blocks, wg, thread == 0, slot);
+        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, work.blocks, wg, thread == 0, slot, [&](int) {
+            if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
+        });
+        // What a tile of fewer K blocks than the last one's held chunks left.
+        if constexpr (kDeferred) held.store_rest(p, smem, consumer, thread, state);
         // Split-K (never with batches): the last range of the tile to finish stores the sum.
         if (p.splits > 1 && !reduce_splits<Config>(acc, p, smem, consumer, thread, work.tile, work.split)) continue;
         const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
         const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
         const int64_t batch = tile.batch;
-        switch (p.type_cd) {
-        case kF32:
-            store_tile<float, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
-            break;
-        case kF16:
-            store_tile<__half, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
-            break;
-        default:
-            store_tile<__nv_bfloat16, Config, AddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
-            break;
+        if constexpr (kDeferred) {
+            store_tile<T, Config, false, HeldChunks<T, Config>::kFirst>(acc, p, smem, consumer, thread, row0, col0,
+                                                                          batch, alpha, state);
+            held.hold(acc, alpha, row0, col0, batch);
+        } else {
+            switch (p.type_cd) {
+            case kF32:
+                store_tile<float, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+                break;
+            case kF16:
+                store_tile<__half, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+                break;
+            default:
+                store_tile<__nv_bfloat16, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha,
+                                                         state);
+                break;
+            }
         }
     }
+    if constexpr (kDeferred) held.store_rest(p, smem, consumer, thread, state);
     // The block's shared memory must outlive the last stores' reads of it; their writes to D need not
     // land before the block exits (the grid's end makes them visible), so only the reads are awaited.
     if (thread == 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
 }
 
-// The epilogue's C or no C, chosen for the whole launch: two epilogues inlined behind a per-tile
-// branch, with 128 accumulators live across it, make ptxas spill hundreds of bytes.
+// The launch's way of storing (Store), chosen once: C or not, and D's type.
 template <typename T, int Config, bool AKMajor, bool BKMajor>
-__device__ __forceinline__ void consume_with_c(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer) {
+__device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
+                                                    int consumer) {
     if (p.beta != 0.f) {
-        consume<T, Config, AKMajor, BKMajor, true>(p, smem, consumer);
-    } else {
-        consume<T, Config, AKMajor, BKMajor, false>(p, smem, consumer);
+        consume<T, Config, AKMajor, BKMajor, Store::NowAddC>(p, smem, consumer);
+        return;
     }
+    if constexpr (sizeof(T) == 2 && kTileChunks<T, Config> > kEpilogueBuffers) {
+        if (p.type_cd == kDTypeOf<T>) {
+            consume<T, Config, AKMajor, BKMajor, Store::Deferred>(p, smem, consumer);
+            return;
+        }
+    }
+    consume<T, Config, AKMajor, BKMajor, Store::Now>(p, smem, consumer);
 }
 
 template <typename T, int Config>
@@ -130,13 +164,13 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
         // The majors pick the wgmma transpose bits, immediates of the instruction, and beta != 0 whether
         // the epilogue reads C: one branch per launch.  tf32 is K-major alone (the planner sends nothing else).
         if constexpr (std::is_same_v<T, float>) {
-            consume_with_c<T, Config, true, true>(p, smem, consumer);
+            consume_as_launched<T, Config, true, true>(p, smem, consumer);
         } else if (p.a_k_major) {
-            if (p.b_k_major) consume_with_c<T, Config, true, true>(p, smem, consumer);
-            else consume_with_c<T, Config, true, false>(p, smem, consumer);
+            if (p.b_k_major) consume_as_launched<T, Config, true, true>(p, smem, consumer);
+            else consume_as_launched<T, Config, true, false>(p, smem, consumer);
         } else {
-            if (p.b_k_major) consume_with_c<T, Config, false, true>(p, smem, consumer);
-            else consume_with_c<T, Config, false, false>(p, smem, consumer);
+            if (p.b_k_major) consume_as_launched<T, Config, false, true>(p, smem, consumer);
+            else consume_as_launched<T, Config, false, false>(p, smem, consumer);
         }
         if constexpr (kCluster > 1) cluster_sync();
     }
