@@ -62,6 +62,12 @@ __device__ __forceinline__ void store_edge_chunk(const Sm90Params &p, const char
     }
 }
 
+// Columns of D in a chunk (one 128-byte row), and chunks in a warpgroup's tile.
+template <typename TOut>
+inline constexpr int kChunkColumns = static_cast<int>(kRowBytes / sizeof(TOut));
+template <typename TOut, int Config>
+inline constexpr int kTileChunks = warpgroup_n(kTileConfigs[Config]) / kChunkColumns<TOut>;
+
 // Per-consumer epilogue state that lives across tiles: C loads' barrier phase, and which buffer the
 // next chunk goes to where a tile has an odd number of chunks (they alternate over all of them).
 struct EpilogueState {
@@ -112,7 +118,7 @@ __device__ __forceinline__ void store_chunk(const Sm90Params &p, const SharedSto
     // The generic-proxy writes must be visible to TMA (the async proxy) before the store reads them.
     ptx::fence_proxy_async(ptx::space_shared);
     named_barrier_sync(barrier_id, kWarpgroupThreads);
-    if (p.d_rows_whole || col + static_cast<int32_t>(kRowBytes / sizeof(TOut)) <= p.n) {
+    if (p.d_rows_whole || col + kChunkColumns<TOut> <= p.n) {
         if (leader) {
             const int32_t coords[3] = {col, row0, static_cast<int32_t>(batch)};
             ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &p.d_map, coords, buffer);
@@ -140,12 +146,6 @@ __device__ __forceinline__ void stmatrix_chunk(char *buffer, int thread, const P
         stmatrix_x4(base + swizzled_offset(row, (g + matrix / 2) * 16), r);
     }
 }
-
-// Columns of D in a chunk (one 128-byte row), and chunks in a warpgroup's tile.
-template <typename TOut>
-inline constexpr int kChunkColumns = static_cast<int>(kRowBytes / sizeof(TOut));
-template <typename TOut, int Config>
-inline constexpr int kTileChunks = warpgroup_n(kTileConfigs[Config]) / kChunkColumns<TOut>;
 
 // Stores the first Chunks chunks of the warpgroup's tile (all by default).
 // thread: the thread's index in its warpgroup; consumer: the warpgroup's index among the consumers.
