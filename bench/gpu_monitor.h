@@ -29,9 +29,8 @@ public:
     GpuSample sample() const;                // read at the start and end of a row's timed runs
     std::optional<unsigned> sm_mhz() const;  // the SM clock now, read every 10 ms in between
 
-    struct Api;
-
 private:
+    struct Api;  // the NVML library and the functions read from it
     explicit GpuMonitor(std::unique_ptr<Api> api);
     std::unique_ptr<Api> api_;
 };
