@@ -41,8 +41,17 @@ struct TileConfig {
 inline constexpr int kConsumers = 2;  // consumer warpgroups launched; consumers(c) of them multiply
 inline constexpr int kWarpgroupThreads = 128;
 inline constexpr int kThreads = (1 + kConsumers) * kWarpgroupThreads;
-inline constexpr int kProducerRegisters = 40;    // setmaxnreg: 128 x 40 + 256 x 232 = 64512 <= 65536
+// setmaxnreg moves registers between the warpgroups of a block, within what the block was launched
+// with: ptxas gives each thread of a kernel bounded to one block of kThreads the register file's share
+// rounded down to 8 (168 of 65,536 / 384), and setmaxnreg.inc waits until the block's pool holds the
+// registers it asks for.  Asking for more than the producer's setmaxnreg.dec released never returns:
+// 32 and 240 (65,536 in all) hung every launch on an H100 (bench/RESULTS.md, thirty-first session).
+inline constexpr int kLaunchRegisters = 65536 / kThreads / 8 * 8;
+inline constexpr int kProducerRegisters = 40;
 inline constexpr int kConsumerRegisters = 232;
+static_assert(kProducerRegisters * kWarpgroupThreads + kConsumers * kConsumerRegisters * kWarpgroupThreads <=
+                  kLaunchRegisters * kThreads,
+              "setmaxnreg.inc would wait forever for registers the block does not have");
 
 //  0: 128 x 256, two warpgroups of 64 x 256, 4 stages: the most MMA per byte of shared memory read
 //  1: 128 x 128, two warpgroups of 64 x 128, 6 stages: twice the tiles, for grids short of a wave
