@@ -96,10 +96,9 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
         CHECK(c.tile_n % 64 == 0);
         CHECK(c.tile_n <= 256);  // a K-major B tile is one TMA box: at most 256 rows
     }
-    // The register split fits in what the block is launched with (168 a thread), not the 65,536 of the SM.
+    // What ptxas reports for every kernel of the family (-v: "Used 168 registers"); sm90_config.h
+    // static-asserts the setmaxnreg split against it.
     CHECK(kLaunchRegisters == 168);
-    CHECK(kConsumers * kConsumerRegisters * kWarpgroupThreads + kProducerRegisters * kWarpgroupThreads <=
-          kLaunchRegisters * kThreads);
 }
 
 TEST_CASE("the heuristic: the largest tile that comes near a wave, else 128 x 128 for long K, else the smallest") {
