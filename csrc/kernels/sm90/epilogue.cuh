@@ -62,6 +62,10 @@ __device__ __forceinline__ void store_edge_chunk(const Sm90Params &p, const char
     }
 }
 
+// alpha times an accumulator.  alpha == 0 means there is no product: the accumulator was never
+// written and is not read (it may hold a NaN, which 0 * acc would carry into D).
+__device__ __forceinline__ float scaled_product(float alpha, float acc) { return alpha != 0.f ? alpha * acc : 0.f; }
+
 // Columns of D in a chunk (one 128-byte row), and chunks in a warpgroup's tile.
 template <typename TOut>
 inline constexpr int kChunkColumns = static_cast<int>(kRowBytes / sizeof(TOut));
@@ -175,7 +179,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
                 // D's value for the thread's element j of the chunk: accumulator group j / 4, row half
                 // j % 4 / 2, column j % 2 of the pair.
                 const auto value = [&](int j) {
-                    const float product = alpha != 0.f ? alpha * acc[4 * chunk * kGroups + j] : 0.f;
+                    const float product = scaled_product(alpha, acc[4 * chunk * kGroups + j]);
                     if constexpr (AddC) {
                         const int row = 16 * warp + lane / 4 + 8 * (j % 4 / 2);
                         const int byte = (8 * (j / 4) + 2 * (lane % 4) + j % 2) * static_cast<int>(sizeof(TOut));
@@ -231,9 +235,8 @@ struct HeldChunks {
 #pragma unroll
         for (int i = 0; i < (kChunks - kFirst) * kPerChunk; ++i) {
             const int j = kFirst * kPerChunk + i;  // pair j of the accumulators: elements 2j and 2j + 1
-            const float lo = alpha != 0.f ? alpha * acc[2 * j] : 0.f;
-            const float hi = alpha != 0.f ? alpha * acc[2 * j + 1] : 0.f;
-            values[i] = pack(from_float<TOut>(lo), from_float<TOut>(hi));
+            values[i] = pack(from_float<TOut>(scaled_product(alpha, acc[2 * j])),
+                             from_float<TOut>(scaled_product(alpha, acc[2 * j + 1])));
         }
         row0 = row;
         col0 = col;
