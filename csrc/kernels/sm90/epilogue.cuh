@@ -219,7 +219,6 @@ template <typename TOut, int Config>
 struct HeldChunks {
     static constexpr int kChunks = kTileChunks<TOut, Config>;
     static constexpr int kFirst = kEpilogueBuffers;  // the first chunk held
-    static constexpr int kHeld = kChunks - kFirst;     // chunks held, one stored beside each K block
     static constexpr int kGroups = kChunkColumns<TOut> / 8;
     static constexpr int kPerChunk = 2 * kGroups;  // registers
     static_assert(sizeof(TOut) == 2 && kChunks > kFirst && kChunks % kEpilogueBuffers == 0,

@@ -41,18 +41,9 @@ namespace ptx = cuda::ptx;
 enum class Store {
     Now,       // as each tile's mainloop ends: D of any type, without C
     NowAddC,   // as each tile's mainloop ends, adding beta * C
-    Deferred,  // D of the inputs' 16-bit type without C or split K, tiles of more chunks than
-               // buffers: the first chunks stored while the last K blocks' right halves multiply
-               // (kHalvedTail), the others during the next tile's first K blocks (HeldChunks)
+    Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
+               // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
 };
-
-// K blocks at a tile's end issued by column halves in Store::Deferred (multiply_tile): the left half's
-// stores then run beside two blocks of right-half MMAs (1,024 tensor cycles of a 128 x 256 tile).
-// With the block before them still in flight they hold three of the four stages.
-inline constexpr int kHalvedTail = 2;
-// Store::Deferred's shortest K: a block before the tail for each held chunk of the last tile.
-template <typename T, int Config>
-inline constexpr int kDeferredMinBlocks = HeldChunks<T, Config>::kHeld + kHalvedTail;
 
 struct NothingHeld {};
 
@@ -72,32 +63,25 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
         const WorkItem work = schedule.item(p, i);
         const WorkTile &tile = work.place;
-        const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
-        const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
-        const int64_t batch = tile.batch;
         // Without a product (k_blocks == 0) acc stays unwritten and the epilogue, seeing alpha == 0,
         // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
         // keep both sets of 128 registers alive.
         float acc[kN / 2];
-        multiply_tile<T, Config, AKMajor, BKMajor, kDeferred ? kHalvedTail : 0>(
-            acc, smem, work.blocks, wg, thread == 0, slot,
-            [&](int) {
-                if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
-            },
-            [&] {
-                if constexpr (kDeferred) {
-                    // The last tile's held chunks were stored beside the first blocks (kDeferredMinBlocks),
-                    // so their registers are free here, beside the right half's accumulators.
-                    static_assert(HeldChunks<T, Config>::kFirst * kChunkColumns<T> == kN / 2, "the left half");
-                    store_tile<T, Config, false, HeldChunks<T, Config>::kFirst>(acc, p, smem, consumer, thread, row0,
-                                                                                  col0, batch, alpha, state);
-                }
-            });
+        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, work.blocks, wg, thread == 0, slot, [&](int) {
+            if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
+        });
+        // What a tile of fewer K blocks than the last one's held chunks left.
+        if constexpr (kDeferred) held.store_rest(p, smem, consumer, thread, state);
+        // Split-K (never with batches): the last range of the tile to finish stores the sum.
+        if (p.splits > 1 && !reduce_splits<Config>(acc, p, smem, consumer, thread, work.tile, work.split)) continue;
+        const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
+        const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
+        const int64_t batch = tile.batch;
         if constexpr (kDeferred) {
+            store_tile<T, Config, false, HeldChunks<T, Config>::kFirst>(acc, p, smem, consumer, thread, row0, col0,
+                                                                          batch, alpha, state);
             held.hold(acc, alpha, row0, col0, batch);
         } else {
-            // Split-K (never with batches): the last range of the tile to finish stores the sum.
-            if (p.splits > 1 && !reduce_splits<Config>(acc, p, smem, consumer, thread, work.tile, work.split)) continue;
             switch (p.type_cd) {
             case kF32:
                 store_tile<float, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
@@ -127,7 +111,7 @@ __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const S
         return;
     }
     if constexpr (sizeof(T) == 2 && kTileChunks<T, Config> > kEpilogueBuffers) {
-        if (p.type_cd == kDTypeOf<T> && p.splits == 1 && p.k_blocks >= kDeferredMinBlocks<T, Config>) {
+        if (p.type_cd == kDTypeOf<T>) {
             consume<T, Config, AKMajor, BKMajor, Store::Deferred>(p, smem, consumer);
             return;
         }
