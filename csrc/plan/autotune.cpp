@@ -25,10 +25,12 @@
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "driver/stream_drain.h"
-#include "kernels/sm80/sm80_config.h"
+#include "kernels/common/fingerprint.h"
 #include "plan/autotune_cache.h"
 #include "plan/kernel_table.h"
+#include "plan/sm80_kernels.h"
 #include "plan/sm80_plan.h"
+#include "plan/sm90_kernels.h"
 #include "plan/sm90_plan.h"
 
 namespace asyncgemm::plan {
@@ -97,22 +99,35 @@ std::vector<int> candidates(const Handle &handle, const GemmParams &params) {
     return configs;
 }
 
-// The SM90_TMA_WGMMA configurations with a kernel for these input types that the device can run,
-// but for the cluster one: on H100 it measures as fast as 128 x 256 alone at best, and 5-8% slower at
-// 4096^3 (bench/RESULTS.md), so timing it would only lengthen the tuning.
-std::vector<int> sm90_candidates(const Handle &handle, int32_t type_ab) {
+// The SM90_TMA_WGMMA configurations with a kernel for these input types and majors that the device
+// can run.
+std::vector<int> sm90_candidates(const Handle &handle, const GemmParams &params) {
     std::vector<int> configs;
     for (int config = 0; config < sm90::kTileConfigCount; ++config) {
-        const int kernel = sm90::kernel_index(type_ab, config);
-        if (sm90::kTileConfigs[config].cluster_m == 1 && kernel >= 0 &&
-            handle.kernel_available(family_base(Family::Sm90) + static_cast<size_t>(kernel)))
+        const int kernel = sm90::kernel_index(params.type_ab, config, params.a_k_major != 0, params.b_k_major != 0);
+        if (kernel >= 0 && handle.kernel_available(family_base(Family::Sm90) + static_cast<size_t>(kernel)))
             configs.push_back(config);
     }
     return configs;
 }
 
-constexpr ConfigTable kSm80Table{sm80::kTileConfigCount, sm80::table_fingerprint(), "sm80"};
-constexpr ConfigTable kSm90Table{sm90::kTileConfigCount, sm90::table_fingerprint(), "sm90"};
+// FNV-1a over every number of a family's configuration table: the cache names it in its header, so
+// that winners tuned for another table are not trusted.
+constexpr uint64_t sm80_fingerprint() {
+    uint64_t hash = kFnvOffset;
+    for (const sm80::TileConfig &c : sm80::kTileConfigs)
+        hash = fnv1a(hash, {c.tile_m, c.tile_n, c.tile_k, c.warps_m, c.warps_n, c.stages, c.min_blocks_per_sm});
+    return hash;
+}
+constexpr uint64_t sm90_fingerprint() {
+    uint64_t hash = kFnvOffset;
+    for (const sm90::TileConfig &c : sm90::kTileConfigs)
+        hash = fnv1a(hash, {c.tile_m, c.tile_n, c.consumers_m, c.consumers_n, c.stages, c.groups_in_flight});
+    return hash;
+}
+
+constexpr ConfigTable kSm80Table{sm80::kTileConfigCount, sm80_fingerprint(), "sm80"};
+constexpr ConfigTable kSm90Table{sm90::kTileConfigCount, sm90_fingerprint(), "sm90"};
 
 // One cache per GPU model (name and compute capability) and family, shared by every handle on such
 // a GPU.
@@ -158,7 +173,8 @@ struct ScratchProblem {
 };
 
 ScratchProblem scratch_problem(const GemmParams &problem) {
-    const auto padded = [](int64_t extent) { return sm80::ceil_div(extent, sm80::kMaxVector) * sm80::kMaxVector; };
+    // 8 16-bit elements: one 16-byte chunk.
+    const auto padded = [](int64_t extent) { return (extent + 7) / 8 * 8; };
     ScratchProblem scratch{problem, 0, 0, 0};
     GemmParams &p = scratch.params;
     p.lda = padded(p.a_k_major ? p.k : p.m);
@@ -192,8 +208,8 @@ int fastest_config(const Handle &handle, const GemmParams &problem, const std::v
     ContextScope scope(api, handle.context());
     ScratchProblem scratch = scratch_problem(problem);
     const int64_t d_element_bytes = problem.type_cd == kF32 ? 4 : 2;
-    const DeviceBuffer a(api, scratch_product(scratch.a_elements, sm80::kElementBytes));
-    const DeviceBuffer b(api, scratch_product(scratch.b_elements, sm80::kElementBytes));
+    const DeviceBuffer a(api, scratch_product(scratch.a_elements, 2));
+    const DeviceBuffer b(api, scratch_product(scratch.b_elements, 2));
     const DeviceBuffer d(api, scratch_product(scratch.d_elements, d_element_bytes));
     const StreamDrain drain(api, stream);
     const Event start(api), stop(api);
@@ -250,10 +266,10 @@ std::optional<int> tuned_config(const Handle &handle, const GemmParams &params, 
 
 }  // namespace
 
-sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, void *stream) {
+KernelChoice pipelined_config(const Handle &handle, const GemmParams &params, void *stream) {
     const sm80::Shape shape = sm80_shape(params);
     const int sm_count = handle.device().sm_count;
-    const auto with_split = [&](int config) { return sm80::Choice{config, sm80::splits_for(config, shape, sm_count)}; };
+    const auto with_split = [&](int config) { return KernelChoice{config, sm80::splits_for(config, shape, sm_count)}; };
     // The scratch buffers hold 16-bit elements: f32 (tf32) problems are not timed.
     const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : candidates(handle, params);
     const std::optional<int> tuned = tuned_config(
@@ -262,14 +278,14 @@ sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, vo
     return tuned ? with_split(*tuned) : sm80::choose_config(true, shape, sm80_limits(handle));
 }
 
-sm90::Choice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream) {
+KernelChoice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream) {
     const sm90::Shape shape{params.m, params.n, params.k, params.batch_count};
     const int sm_count = handle.device().sm_count;
     const auto with_split = [&](int config) {
-        return sm90::Choice{config, sm90::split_count(sm90::kTileConfigs[config], shape, sm_count)};
+        return KernelChoice{config, sm90::split_count(sm90::kTileConfigs[config], shape, sm_count)};
     };
     // The scratch buffers hold 16-bit elements: f32 (tf32) problems are not timed.
-    const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : sm90_candidates(handle, params.type_ab);
+    const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : sm90_candidates(handle, params);
     const std::optional<int> tuned = tuned_config(
         handle, params, stream, kSm90Table, configs,
         [&](const GemmParams &p, int config, CUstream s) { launch_sm90_choice(handle, p, with_split(config), s); });

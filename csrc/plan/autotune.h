@@ -5,8 +5,7 @@
 #pragma once
 
 #include "kernels/common/params.h"
-#include "kernels/sm80/sm80_config.h"
-#include "kernels/sm90/sm90_config.h"
+#include "plan/split_k.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
@@ -21,10 +20,10 @@ namespace asyncgemm::plan {
 //    remembered); while it is, the heuristic's, remembered nowhere.
 // Timing allocates its own buffers and never touches the caller's.  Nothing here fails the call: any
 // error while tuning gives the heuristic's choice and leaves the bucket untuned.
-sm80::Choice pipelined_config(const Handle &handle, const GemmParams &params, void *stream);
+KernelChoice pipelined_config(const Handle &handle, const GemmParams &params, void *stream);
 
 // The same for an SM90_TMA_WGMMA launch, over the family's configurations (sm90::kTileConfigs, each
 // with its heuristic split, sm90::split_count); f32 (tf32) problems take the heuristic's.
-sm90::Choice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream);
+KernelChoice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "kernels/copy/copy_tile.h"
 #include "kernels/copy/copy_tma_params.h"
+#include "plan/copy_kernels.h"
 #include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
 #include "plan/matrix_extent.h"
@@ -14,31 +15,6 @@
 
 namespace asyncgemm::plan {
 namespace {
-
-// The family's kernels, in the order of csrc/kernels/copy/copy2d.cu: algorithm (SYNC, ASYNC,
-// PIPELINED, TMA), then op (N, T), then element size (16, 32 bits).
-constexpr KernelSpec kSpecs[] = {
-    {Family::Copy, "asyncgemm_copy2d_sync_n_b16", copy::kSyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_sync_n_b32", copy::kSyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_sync_t_b16", copy::kSyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_sync_t_b32", copy::kSyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_async_n_b16", copy::kAsyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_async_n_b32", copy::kAsyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_async_t_b16", copy::kAsyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_async_t_b32", copy::kAsyncSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_pipelined_n_b16", copy::kPipelinedSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_pipelined_n_b32", copy::kPipelinedSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_pipelined_t_b16", copy::kPipelinedSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_pipelined_t_b32", copy::kPipelinedSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_tma_n_b16", copy::kTmaSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_tma_n_b32", copy::kTmaSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_tma_t_b16", copy::kTmaSmemBytes},
-    {Family::Copy, "asyncgemm_copy2d_tma_t_b32", copy::kTmaSmemBytes},
-};
-
-size_t kernel_index(asyncgemm_copy_algo_t algo, bool transpose, size_t elem_bytes) {
-    return static_cast<size_t>(algo - ASYNCGEMM_COPY_SYNC) * 4 + (transpose ? 2 : 0) + (elem_bytes == 4 ? 1 : 0);
-}
 
 [[noreturn]] void invalid(const std::string &message) { fail(ASYNCGEMM_STATUS_INVALID_VALUE, message); }
 
@@ -102,8 +78,6 @@ asyncgemm_copy_algo_t auto_algo(const CopyParams &p, asyncgemm_smem_layout_t lay
 }
 
 }  // namespace
-
-FamilyKernels copy_kernels() { return {kSpecs, std::size(kSpecs)}; }
 
 bool is_empty(const CopyArgs &args) { return args.rows == 0 || args.cols == 0; }
 
@@ -230,8 +204,8 @@ TensorMapShape tma_src_map(const CopyProblem &problem) {
 CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
     const CopyParams &p = problem.params;
     CopyLaunch launch;
-    launch.kernel = kernel_index(algo, problem.transpose, dtype_size(p.dtype));
-    launch.dynamic_smem = kSpecs[launch.kernel].dynamic_smem;
+    launch.kernel = static_cast<size_t>(copy::kernel_index(algo, problem.transpose, int(dtype_size(p.dtype))));
+    launch.dynamic_smem = copy::kKernels[launch.kernel].dynamic_smem;
     // SYNC and ASYNC take one tile per block, as the guide's baseline does; the ring kernels walk
     // runs of kRingTilesPerBlock tiles, so that the hardware balances blocks across the SMs.
     const int64_t tiles = int64_t(p.tiles_rows) * p.tiles_cols;

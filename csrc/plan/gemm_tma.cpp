@@ -24,12 +24,12 @@ TensorMap3d matrix_map(int64_t inner, int64_t outer, int64_t ld, int64_t batch_s
 }
 
 TensorMap3d operand_map(const GemmParams &p, bool k_major, int64_t rows_extent, int64_t ld, int64_t batch_stride,
-                        uint32_t rows, uint32_t k_rows) {
+                        uint32_t rows) {
     const int64_t batches = batched(p, batch_stride) ? p.batch_count : 1;
     const size_t elem = dtype_size(p.type_ab);
     const auto row = static_cast<uint32_t>(row_elements(static_cast<uint32_t>(elem)));  // K per stage, too
     return k_major ? matrix_map(p.k, rows_extent, ld, batch_stride, batches, elem, row, rows)
-                   : matrix_map(rows_extent, p.k, ld, batch_stride, batches, elem, row, k_rows);
+                   : matrix_map(rows_extent, p.k, ld, batch_stride, batches, elem, row, row);
 }
 
 }  // namespace
@@ -51,12 +51,11 @@ GemmParams batch_range(const GemmParams &p, int64_t first, int64_t count) {
 }
 
 TensorMap3d operand_a_map(const GemmParams &p, uint32_t rows) {
-    return operand_map(p, p.a_k_major != 0, p.m, p.lda, p.stride_a, rows,
-                       static_cast<uint32_t>(block_k(p.type_ab)));
+    return operand_map(p, p.a_k_major != 0, p.m, p.lda, p.stride_a, rows);
 }
 
-TensorMap3d operand_b_map(const GemmParams &p, uint32_t rows, uint32_t k_rows) {
-    return operand_map(p, p.b_k_major != 0, p.n, p.ldb, p.stride_b, rows, k_rows);
+TensorMap3d operand_b_map(const GemmParams &p, uint32_t rows) {
+    return operand_map(p, p.b_k_major != 0, p.n, p.ldb, p.stride_b, rows);
 }
 
 TensorMap3d output_map(const GemmParams &p, int64_t ld, int64_t batch_stride, uint32_t box_columns,

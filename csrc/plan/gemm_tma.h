@@ -48,10 +48,9 @@ bool launch_in_batch_ranges(const GemmParams &params, int64_t tiles_per_batch, c
 
 // An operand tile of one stage: `rows` rows (M of A, N of B) by one 128-byte row of K.  K-major:
 // {k, rows} as one box {K per stage, rows}; MN-major: {rows, k} in boxes of one 128-byte row of
-// M (or N) by K per stage, loaded side by side.  A box of an MN-major B may hold fewer K rows,
-// k_rows, where the blocks of a cluster load a stage's K rows between them.
+// M (or N) by K per stage, loaded side by side (kernels/common/tma_load.cuh).
 TensorMap3d operand_a_map(const GemmParams &params, uint32_t rows);
-TensorMap3d operand_b_map(const GemmParams &params, uint32_t rows, uint32_t k_rows);
+TensorMap3d operand_b_map(const GemmParams &params, uint32_t rows);
 
 // C or D ({n, m}, row-major in the canonical problem) in boxes of box_columns x box_rows.
 TensorMap3d output_map(const GemmParams &params, int64_t ld, int64_t batch_stride, uint32_t box_columns,

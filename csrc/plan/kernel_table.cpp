@@ -3,19 +3,18 @@
 #include <array>
 #include <vector>
 
+#include "plan/copy_kernels.h"
+#include "plan/simt_kernels.h"
+#include "plan/sm100_kernels.h"
+#include "plan/sm80_kernels.h"
+#include "plan/sm90_kernels.h"
+
 namespace asyncgemm::plan {
 namespace {
 
-FamilyKernels kernels_of(Family family) {
-    switch (family) {
-    case Family::Copy: return copy_kernels();
-    case Family::Simt: return simt_kernels();
-    case Family::Sm80: return sm80_kernels();
-    case Family::Sm90: return sm90_kernels();
-    case Family::Sm100: return sm100_kernels();
-    case Family::Count: break;
-    }
-    return {nullptr, 0};
+template <typename KernelInfo, size_t N>
+void append(std::vector<KernelSpec> &table, Family family, const KernelInfo (&kernels)[N]) {
+    for (const KernelInfo &k : kernels) table.push_back({family, k.unit, k.name, k.dynamic_smem});
 }
 
 struct Table {
@@ -24,11 +23,15 @@ struct Table {
     KernelTable view{};
 
     Table() {
-        for (int f = 0; f < static_cast<int>(Family::Count); ++f) {
-            base[f] = kernels.size();
-            const FamilyKernels block = kernels_of(static_cast<Family>(f));
-            kernels.insert(kernels.end(), block.kernels, block.kernels + block.count);
-        }
+        const auto add = [&](Family family, const auto &family_kernels) {
+            base[static_cast<size_t>(family)] = kernels.size();
+            append(kernels, family, family_kernels);
+        };
+        add(Family::Copy, copy::kKernels);
+        add(Family::Simt, simt::kKernels);
+        add(Family::Sm80, sm80::kKernels);
+        add(Family::Sm90, sm90::kKernels);
+        add(Family::Sm100, sm100::kKernels);
         view = {kernels.data(), kernels.size()};
     }
 };

@@ -1,17 +1,10 @@
 #include "plan/simt_plan.h"
 
 #include "common/error.h"
-#include "kernels/simt/simt_config.h"
 #include "plan/kernel_table.h"
+#include "plan/simt_launch.h"
 
 namespace asyncgemm::plan {
-namespace {
-
-constexpr auto kSpecs = family_specs(Family::Simt, simt::kKernels);
-
-}  // namespace
-
-FamilyKernels simt_kernels() { return kSpecs.view(); }
 
 void launch_simt(const Handle &handle, GemmParams params, void *stream) {
     const simt::Launch launch = simt::prepare_launch(params);

@@ -5,7 +5,8 @@
 #include <algorithm>
 
 #include "common/error.h"
-#include "kernels/sm100/sm100_config.h"
+#include "kernels/sm100/sm100_traits.h"
+#include "plan/sm100_kernels.h"
 #include "kernels/sm100/sm100_params.h"
 #include "plan/gemm_args.h"
 #include "plan/gemm_tma.h"
@@ -13,8 +14,6 @@
 
 namespace asyncgemm::plan {
 namespace {
-
-constexpr auto kSpecs = family_specs(Family::Sm100, sm100::kKernels);
 
 // Tile rows walked together by the persistent blocks (the Hopper family's measured best).
 constexpr int32_t kRasterGroup = 16;
@@ -28,8 +27,6 @@ bool rows_aligned(const GemmParams &p, const void *base, int64_t ld, int64_t bat
 }
 
 }  // namespace
-
-FamilyKernels sm100_kernels() { return kSpecs.view(); }
 
 bool sm100_supports(const GemmParams &params, asyncgemm_math_t math) {
     return sm100::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32);
@@ -75,12 +72,14 @@ Sm100Params sm100_params(const GemmParams &p) {
     params.order = persistent_order(params.tiles_m, params.tiles_n, kRasterGroup, 1);
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
     params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>(k_block_count(p.k, p.type_ab)) : 0;
+    params.splits = 1;
+    params.blocks_per_split = params.k_blocks;
     return params;
 }
 
 TensorMap3d sm100_a_map(const GemmParams &p) { return operand_a_map(p, sm100::kTileM); }
 TensorMap3d sm100_b_map(const GemmParams &p) {
-    return operand_b_map(p, sm100::kTileN, static_cast<uint32_t>(block_k(p.type_ab)));
+    return operand_b_map(p, sm100::kTileN);
 }
 TensorMap3d sm100_c_map(const GemmParams &p) {
     return output_map(p, p.ldc, p.stride_c, sm100::kSeedBoxColumns, sm100::kTileM);

@@ -4,7 +4,8 @@
 
 #include "asyncgemm.h"
 #include "kernels/common/params.h"
-#include "kernels/sm80/sm80_config.h"
+#include "plan/sm80_heuristic.h"
+#include "plan/split_k.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
@@ -18,21 +19,15 @@ bool sm80_supports(const GemmParams &params, asyncgemm_math_t math);
 sm80::Shape sm80_shape(const GemmParams &params);
 sm80::DeviceLimits sm80_limits(const Handle &handle);
 
-// Completes `params` (vectors, tiles, raster, split), picks the kernel for `algo`
-// (ASYNCGEMM_ALGO_ASYNC_COPY or ASYNCGEMM_ALGO_PIPELINED; PIPELINED's configuration autotuned where
-// the handle asks for it, plan/autotune.h) and launches on `stream`.  `params` must be
-// sm80_supports(); throws NOT_SUPPORTED for a problem too large for one launch.
-//
-// Test hook: the environment variable ASYNCGEMM_SM80_CONFIG=<config>[:<splits>] (read once per
-// process) makes every PIPELINED launch use configuration <config> of sm80::kTileConfigs, split
-// <splits> ways where K allows (default: that configuration's heuristic split), in place of the
-// heuristic and the autotuner, for the input types the configuration has a kernel for (f32 problems
-// run as without it in the 128 x 256 ones); a configuration the device cannot run fails the call
-// with INVALID_VALUE.  The GPU tests use it to run every kernel.
-void launch_sm80(const Handle &handle, GemmParams params, asyncgemm_algo_t algo, void *stream);
+// Picks the configuration for `algo` (ASYNCGEMM_ALGO_ASYNC_COPY or ASYNCGEMM_ALGO_PIPELINED;
+// PIPELINED's autotuned where the handle asks for it, plan/autotune.h) and launches it on `stream`.
+// `params` must be sm80_supports(); throws NOT_SUPPORTED for a problem too large for one launch.
+void launch_sm80(const Handle &handle, const GemmParams &params, asyncgemm_algo_t algo, void *stream);
 
-// The same with the configuration and split given.  A split launch takes its partials from the
-// handle's workspace; inside a stream capture it runs unsplit instead (runtime/workspace.h).
-void launch_sm80_choice(const Handle &handle, GemmParams params, sm80::Choice choice, void *stream);
+// The same with the configuration and split given (splits 0: the configuration's heuristic split);
+// NOT_SUPPORTED when the configuration has no kernel for the problem's types and majors, or none
+// that runs on the handle's device.  A split launch takes its partials from the handle's workspace;
+// inside a stream capture it runs unsplit instead (runtime/workspace.h).
+void launch_sm80_choice(const Handle &handle, const GemmParams &params, KernelChoice choice, void *stream);
 
 }  // namespace asyncgemm::plan

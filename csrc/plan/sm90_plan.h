@@ -7,8 +7,9 @@
 #include <string>
 
 #include "kernels/common/params.h"
-#include "kernels/sm90/sm90_config.h"
 #include "plan/gemm_tma.h"
+#include "plan/sm90_heuristic.h"
+#include "plan/split_k.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
@@ -28,15 +29,15 @@ TensorMap3d sm90_a_map(const GemmParams &params, int config);
 TensorMap3d sm90_b_map(const GemmParams &params, int config);
 TensorMap3d sm90_cd_map(const GemmParams &params, int64_t ld, int64_t batch_stride);
 
-// Picks the configuration and split (what the test hook ASYNCGEMM_SM90_CONFIG=<config>[:<splits>]
-// names, read once per process, for the input types that configuration has kernels for; else the autotuner's where the handle tunes, plan/autotune.h; else
+// Picks the configuration and split (the autotuner's where the handle tunes, plan/autotune.h; else
 // sm90::choose_config and split_count) and launches it.  `params` must be sm90_supports() with no
 // TMA obstacle.
 void launch_sm90(const Handle &handle, const GemmParams &params, void *stream);
 
-// Encodes the maps and launches `choice` as a persistent grid of at most one block per SM on
-// `stream`.  A split launch takes its partials from the handle's workspace; inside a stream capture
-// it runs unsplit instead.
-void launch_sm90_choice(const Handle &handle, const GemmParams &params, sm90::Choice choice, void *stream);
+// Encodes the maps and launches `choice` (splits 0: the configuration's heuristic split) as a
+// persistent grid of at most one block per SM on `stream`; NOT_SUPPORTED when the configuration has
+// no kernel for the problem's types and majors.  A split launch takes its partials from the handle's
+// workspace; inside a stream capture it runs unsplit instead.
+void launch_sm90_choice(const Handle &handle, const GemmParams &params, KernelChoice choice, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -6,12 +6,14 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "driver/context_scope.h"
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "runtime/fatbin_contents.h"
+#include "runtime/fatbins.h"
 #include "runtime/libraries.h"
 #include "runtime/workspace.h"
 
@@ -39,10 +41,9 @@ struct LoadedKernel {
     Unavailable unavailable = Unavailable::No;
 };
 
-// What the driver answers for a kernel that has no code for this device's architecture.
-bool is_missing_code(CUresult result) {
-    return result == CUDA_ERROR_NO_BINARY_FOR_GPU || result == CUDA_ERROR_NOT_FOUND;
-}
+// What the driver answers for a kernel whose unit has no code for this device: sm_100a SASS passes
+// may_run_on's filter on a 10.3 GPU, and only the driver knows it cannot run there.
+bool is_missing_code(CUresult result) { return result == CUDA_ERROR_NO_BINARY_FOR_GPU; }
 
 void check_kernel_call(CUresult result, const char *call, const KernelSpec &spec) {
     if (result != CUDA_SUCCESS) throw_driver_error(result, std::string(call) + "(" + spec.name + ")");
@@ -56,6 +57,15 @@ size_t family_index(Family family) {
     return index;
 }
 
+}  // namespace
+
+std::string missing_kernel_message(const KernelSpec &spec) {
+    return std::string("kernel ") + spec.name + " is missing from the fatbin of unit " + spec.unit +
+           ", which has code for this device: the library was built from another kernel list than its table";
+}
+
+namespace {
+
 // Takes the function of `kernel.spec` for the current context and readies it for launch: loaded,
 // shared memory limit raised, parameter block size known.  Says why not when the device cannot run it.
 Unavailable load_kernel(const DriverApi &api, CUlibrary library, int smem_optin, LoadedKernel &kernel) {
@@ -63,6 +73,8 @@ Unavailable load_kernel(const DriverApi &api, CUlibrary library, int smem_optin,
     CUkernel library_kernel = nullptr;
     CUresult result = api.cuLibraryGetKernel(&library_kernel, library, spec.name);
     if (is_missing_code(result)) return Unavailable::NoCode;
+    // The unit has code for this device but not this kernel: the build and the table disagree.
+    if (result == CUDA_ERROR_NOT_FOUND) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, missing_kernel_message(spec));
     check_kernel_call(result, "cuLibraryGetKernel", spec);
     result = api.cuKernelGetFunction(&kernel.function, library_kernel);
     if (is_missing_code(result)) return Unavailable::NoCode;
@@ -175,20 +187,21 @@ DeviceInfo Handle::Impl::query_device() const {
 }
 
 void Handle::Impl::load_kernels(const KernelTable &table, const DeviceInfo &device) {
-    // A family whose fatbin has no code for this architecture (sm_100a kernels on an H100) is out
-    // without asking the driver for its kernels.
-    for (size_t f = 0; f < kFamilies; ++f)
-        if (!may_run_on(fatbin_entries(embedded_fatbin(static_cast<Family>(f))), device.cc_major, device.cc_minor))
-            unavailable[f] = Unavailable::NoCode;
+    // Units whose fatbin has no code for this architecture (sm_100a kernels on an H100) are out
+    // without asking the driver for their kernels.
+    std::vector<bool> unit_runs(kEmbeddedUnitCount);
+    for (size_t u = 0; u < kEmbeddedUnitCount; ++u)
+        unit_runs[u] = may_run_on(fatbin_entries(kEmbeddedUnits[u].image()), device.cc_major, device.cc_minor);
     kernels.resize(table.count);
     for (size_t i = 0; i < table.count; ++i) {
         LoadedKernel &kernel = kernels[i];
         kernel.spec = table.kernels[i];
+        const size_t unit = embedded_unit_index(kernel.spec.unit);
         Unavailable &family = unavailable[family_index(kernel.spec.family)];
         // One kernel the device cannot run takes its whole family out (the rest need no loading),
         // unless it is an optional one that only lacks shared memory.
         if (family != Unavailable::No) continue;
-        const CUlibrary library = family_library(kernel.spec.family);
+        const CUlibrary library = unit_runs[unit] ? unit_library(unit) : nullptr;
         kernel.unavailable = library != nullptr ? load_kernel(api, library, device.max_smem_per_block_optin, kernel)
                                                 : Unavailable::NoCode;
         const bool optional = kernel.unavailable == Unavailable::SharedMemory &&
@@ -247,7 +260,7 @@ bool Handle::kernel_available(size_t kernel) const {
 }
 
 void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem, const void *params,
-                    size_t params_size, void *stream, uint32_t cluster_x) const {
+                    size_t params_size, void *stream) const {
     const Impl &impl = *impl_;
     if (kernel >= impl.kernels.size())
         fail(ASYNCGEMM_STATUS_INTERNAL_ERROR,
@@ -289,19 +302,6 @@ void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem,
     config.blockDimZ = block.z;
     config.sharedMemBytes = dynamic_smem;
     config.hStream = cu_stream;
-    CUlaunchAttribute cluster{};
-    if (cluster_x > 1) {
-        if (grid.x % cluster_x != 0)
-            fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string(loaded.spec.name) + ": grid.x " + std::to_string(grid.x) +
-                                                      " is not a multiple of the cluster size " +
-                                                      std::to_string(cluster_x));
-        cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        cluster.value.clusterDim.x = cluster_x;
-        cluster.value.clusterDim.y = 1;
-        cluster.value.clusterDim.z = 1;
-        config.attrs = &cluster;
-        config.numAttrs = 1;
-    }
     void *args[] = {const_cast<void *>(params)};
     check(api.cuLaunchKernelEx(&config, loaded.function, args, nullptr), "cuLaunchKernelEx");
 }

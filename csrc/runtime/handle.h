@@ -36,6 +36,11 @@ struct Dim3 {
     uint32_t x = 1, y = 1, z = 1;
 };
 
+// Why creating a handle failed (INTERNAL_ERROR) when a kernel of the table is not in its unit's
+// fatbin although that fatbin has code for the device: the build and the table disagree, which the
+// single kernel list per family rules out, and which must never pass as "no code for this GPU".
+std::string missing_kernel_message(const KernelSpec &spec);
+
 class Handle {
 public:
     // The context current on this thread, else device 0's primary context (retained).
@@ -53,11 +58,10 @@ public:
     // True when kernel table entry `kernel` can be launched on this device.
     bool kernel_available(size_t kernel) const;
 
-    // Launches table entry `kernel` with one parameter block on `stream` (NULL: legacy stream), in
-    // clusters of `cluster_x` blocks along x when that is more than 1 (grid.x a multiple of it).
+    // Launches table entry `kernel` with one parameter block on `stream` (NULL: legacy stream).
     // Throws INVALID_VALUE if the stream belongs to another context, CUDA_ERROR on launch failure.
     void launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem, const void *params,
-                size_t params_size, void *stream, uint32_t cluster_x = 1) const;
+                size_t params_size, void *stream) const;
 
     asyncgemm_math_t math_mode() const { return math_mode_.load(std::memory_order_relaxed); }
     void set_math_mode(asyncgemm_math_t mode) { math_mode_.store(mode, std::memory_order_relaxed); }

@@ -1,6 +1,7 @@
 #include "runtime/libraries.h"
 
 #include <mutex>
+#include <string>
 
 #include "common/error.h"
 #include "driver/driver.h"
@@ -15,29 +16,26 @@ struct LoadedLibrary {
     CUlibrary library = nullptr;
 };
 
-CUlibrary load_library(Family family) {
+CUlibrary load_library(const EmbeddedUnit &unit) {
     const DriverApi &api = driver();
-    const FatbinImage fatbin = embedded_fatbin(family);
+    const FatbinImage fatbin = unit.image();
     // No CU_LIBRARY_BINARY_IS_PRESERVED: the driver copies the image, so nothing breaks if the
     // library's file is unmapped (dlclose) while the process runs on.
     CUlibrary library = nullptr;
-    const CUresult result =
-        api.cuLibraryLoadData(&library, fatbin.data, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    const CUresult result = api.cuLibraryLoadData(&library, fatbin.data, nullptr, nullptr, 0, nullptr, nullptr, 0);
     if (result == CUDA_ERROR_NO_BINARY_FOR_GPU) return nullptr;
-    check(result, "cuLibraryLoadData");
+    if (result != CUDA_SUCCESS) throw_driver_error(result, std::string("cuLibraryLoadData(") + unit.name + ")");
     return library;
 }
 
 }  // namespace
 
-CUlibrary family_library(Family family) {
-    constexpr int kFamilies = static_cast<int>(Family::Count);
-    const int index = static_cast<int>(family);
-    if (index < 0 || index >= kFamilies)
-        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "family_library: no such family");
-    static LoadedLibrary loaded[kFamilies];
-    LoadedLibrary &slot = loaded[index];
-    std::call_once(slot.once, [&] { slot.library = load_library(family); });
+CUlibrary unit_library(size_t unit) {
+    if (unit >= kEmbeddedUnitCount) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "unit_library: no such unit");
+    // Never destroyed, like the libraries themselves.
+    static LoadedLibrary *const loaded = new LoadedLibrary[kEmbeddedUnitCount];
+    LoadedLibrary &slot = loaded[unit];
+    std::call_once(slot.once, [&] { slot.library = load_library(kEmbeddedUnits[unit]); });
     return slot.library;
 }
 

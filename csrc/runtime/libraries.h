@@ -1,4 +1,4 @@
-// Each family's fatbin as a CUlibrary, loaded once per process with cuLibraryLoadData.
+// Each kernel unit's fatbin as a CUlibrary, loaded once per process with cuLibraryLoadData.
 //
 // A CUlibrary is context-independent: one load serves every handle, context and device, and each
 // handle then takes its kernels' functions for its own context.  Libraries are never unloaded: a
@@ -8,14 +8,14 @@
 #pragma once
 
 #include <cuda.h>
-
-#include "runtime/family.h"
+#include <stddef.h>
 
 namespace asyncgemm {
 
-// The family's library, loaded at the first call.  nullptr when the driver found no code for this
-// process's GPUs in the fatbin (with CUDA_MODULE_LOADING=EAGER the load goes into every existing
-// context and can fail so); that answer is kept.  Other failures throw, and a later call tries again.
-CUlibrary family_library(Family family);
+// The library of kEmbeddedUnits[unit] (runtime/fatbins.h), loaded at the first call.  nullptr when
+// the driver found no code for this process's GPUs in the fatbin (with CUDA_MODULE_LOADING=EAGER the
+// load goes into every existing context and can fail so); that answer is kept.  Other failures
+// throw, and a later call tries again.
+CUlibrary unit_library(size_t unit);
 
 }  // namespace asyncgemm

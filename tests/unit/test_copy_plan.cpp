@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "kernels/copy/copy_tile.h"
+#include "plan/copy_kernels.h"
 #include "plan/copy_plan.h"
 #include "plan/kernel_table.h"
 
@@ -297,30 +298,29 @@ TEST_CASE("copy2d: the TMA map describes src as stored, in boxes of one tile") {
 }
 
 TEST_CASE("copy2d: launches pick the kernel by algorithm, op and element size") {
-    const FamilyKernels family = copy_kernels();
-    CHECK(family.count == 16);
+    CHECK(copy::kKernelCount == 16);
     CopyArgs a = valid_copy();
     a.rows = 16384, a.cols = 16384, a.ld_src = 16384, a.ld_dst = 16384;
     CopyProblem p = with_choice(canonicalize(a), {ASYNCGEMM_COPY_PIPELINED, ASYNCGEMM_SMEM_PLAIN, 16});
     const uint32_t tiles = 16384 / 128 * (16384 / 32);
     CopyLaunch l = plan_launch(p, ASYNCGEMM_COPY_PIPELINED);
-    REQUIRE(l.kernel < family.count);
-    CHECK(std::string(family.kernels[l.kernel].name) == "asyncgemm_copy2d_pipelined_n_b32");
-    CHECK(l.dynamic_smem == family.kernels[l.kernel].dynamic_smem);
+    REQUIRE(l.kernel < static_cast<size_t>(copy::kKernelCount));
+    CHECK(std::string(copy::kKernels[l.kernel].name) == "asyncgemm_copy2d_pipelined_n_b32");
+    CHECK(l.dynamic_smem == copy::kKernels[l.kernel].dynamic_smem);
     CHECK(l.grid == tiles / copy::kRingTilesPerBlock);
 
     l = plan_launch(p, ASYNCGEMM_COPY_SYNC);
-    CHECK(std::string(family.kernels[l.kernel].name) == "asyncgemm_copy2d_sync_n_b32");
+    CHECK(std::string(copy::kKernels[l.kernel].name) == "asyncgemm_copy2d_sync_n_b32");
     CHECK(l.grid == tiles);  // one tile per block
 
     a.op = ASYNCGEMM_OP_T, a.dtype = ASYNCGEMM_R_16BF;
     p = with_choice(canonicalize(a), {ASYNCGEMM_COPY_TMA, ASYNCGEMM_SMEM_SWIZZLED, 16});
     l = plan_launch(p, ASYNCGEMM_COPY_TMA);
-    CHECK(std::string(family.kernels[l.kernel].name) == "asyncgemm_copy2d_tma_t_b16");
+    CHECK(std::string(copy::kKernels[l.kernel].name) == "asyncgemm_copy2d_tma_t_b16");
     a.rows = 200, a.cols = 100;  // 4 tiles of 64 x 128: a ring block's run and a partial one
     p = with_choice(canonicalize(a), {ASYNCGEMM_COPY_TMA, ASYNCGEMM_SMEM_SWIZZLED, 16});
     CHECK(plan_launch(p, ASYNCGEMM_COPY_TMA).grid == (4 + copy::kRingTilesPerBlock - 1) / copy::kRingTilesPerBlock);
-    for (size_t i = 0; i < family.count; ++i) CHECK(family.kernels[i].family == Family::Copy);
+    for (const copy::KernelInfo &k : copy::kKernels) CHECK(copy::kernel_index(k.algo, k.transpose, k.elem_bytes) == &k - copy::kKernels);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/fatbin_contents.h"
+#include "runtime/fatbins.h"
 
 using namespace asyncgemm;
 
@@ -21,38 +22,53 @@ std::set<uint32_t> expected_sass() {
     return archs;
 }
 
+// The SASS and the PTX architectures of an embedded unit's fatbin (runtime/fatbins.h).
+struct Images {
+    std::set<uint32_t> sass, ptx;
+};
+Images images_of(const EmbeddedUnit &unit) {
+    Images images;
+    for (const FatbinEntry &e : fatbin_entries(unit.image()))
+        (e.kind == FatbinEntry::Sass ? images.sass : images.ptx).insert(e.arch);
+    return images;
+}
+
 }  // namespace
 
-TEST_CASE("portable families hold SASS for each built architecture and compute_80 PTX") {
-    for (Family family : {Family::Copy, Family::Simt, Family::Sm80}) {
-        CAPTURE(family_name(family));
-        std::set<uint32_t> sass, ptx;
-        for (const FatbinEntry &e : fatbin_entries(embedded_fatbin(family)))
-            (e.kind == FatbinEntry::Sass ? sass : ptx).insert(e.arch);
-        CHECK(sass == expected_sass());
+TEST_CASE("every unit of the portable families holds SASS for each built architecture and compute_80 PTX") {
+    int units = 0;
+    for (size_t u = 0; u < kEmbeddedUnitCount; ++u) {
+        const EmbeddedUnit &unit = kEmbeddedUnits[u];
+        if (unit.family != Family::Copy && unit.family != Family::Simt && unit.family != Family::Sm80) continue;
+        CAPTURE(unit.name);
+        ++units;
+        const Images images = images_of(unit);
+        CHECK(images.sass == expected_sass());
         if (ASYNCGEMM_TEST_PTX) {
-            CHECK(ptx == std::set<uint32_t>{80});
+            CHECK(images.ptx == std::set<uint32_t>{80});
         } else {
-            CHECK(ptx.empty());
+            CHECK(images.ptx.empty());
         }
     }
+    CHECK(units > 0);
 }
 
-TEST_CASE("the Hopper family holds sm_90a SASS alone") {
-    // sm_90a code is not forward compatible, not even as PTX: anything else would be a JIT trap.
-    const std::vector<FatbinEntry> entries = fatbin_entries(embedded_fatbin(Family::Sm90));
-    REQUIRE(entries.size() == 1);
-    CHECK(entries[0].kind == FatbinEntry::Sass);
-    CHECK(entries[0].arch == 90);
-}
-
-TEST_CASE("the Blackwell family holds sm_100a SASS alone") {
-    // Compiled (CMakeLists.txt: ARCHS 100a) but never run in this project: this is the proof that the
-    // tcgen05 kernels are in the library.  The entry's architecture field reads 100 for sm_100a.
-    const std::vector<FatbinEntry> entries = fatbin_entries(embedded_fatbin(Family::Sm100));
-    REQUIRE(entries.size() == 1);
-    CHECK(entries[0].kind == FatbinEntry::Sass);
-    CHECK(entries[0].arch == 100);
+TEST_CASE("every unit of the Hopper family holds sm_90a SASS alone, of the Blackwell family sm_100a") {
+    // sm_90a and sm_100a code is not forward compatible, not even as PTX: anything else would be a JIT
+    // trap.  The Blackwell family is compiled but never run in this project: this is the proof that
+    // its tcgen05 kernels are in the library.  An entry's architecture field reads 100 for sm_100a.
+    int hopper = 0, blackwell = 0;
+    for (size_t u = 0; u < kEmbeddedUnitCount; ++u) {
+        const EmbeddedUnit &unit = kEmbeddedUnits[u];
+        if (unit.family != Family::Sm90 && unit.family != Family::Sm100) continue;
+        CAPTURE(unit.name);
+        ++(unit.family == Family::Sm90 ? hopper : blackwell);
+        const Images images = images_of(unit);
+        CHECK(images.sass == std::set<uint32_t>{unit.family == Family::Sm90 ? 90u : 100u});
+        CHECK(images.ptx.empty());
+    }
+    CHECK(hopper > 0);
+    CHECK(blackwell > 0);
 }
 
 TEST_CASE("which GPUs a fatbin's entries may run on: SASS within its major, PTX from its architecture up") {

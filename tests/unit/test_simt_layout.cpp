@@ -1,4 +1,4 @@
-// The SIMT family's layout arithmetic (csrc/kernels/simt/simt_config.h) and the grouped raster:
+// The SIMT family's layout arithmetic (csrc/kernels/simt/simt_traits.h) and the grouped raster:
 // padding keeps vectors aligned and transposing writes conflict-free, every element of a tile is
 // copied exactly once, the thread tiles cover the block tile, and the kernel table is consistent.
 #include <doctest/doctest.h>
@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "kernels/common/raster.h"
-#include "kernels/simt/simt_config.h"
+#include "kernels/simt/simt_traits.h"
+#include "plan/simt_kernels.h"
+#include "plan/simt_launch.h"
 
 namespace simt = asyncgemm::simt;
 using asyncgemm::GemmParams;

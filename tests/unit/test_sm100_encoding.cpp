@@ -6,7 +6,8 @@
 // "Tensor Memory addressing" and "tcgen05.cp") and written out as a literal.
 #include <doctest/doctest.h>
 
-#include "kernels/sm100/sm100_config.h"
+#include "kernels/sm100/sm100_traits.h"
+#include "plan/sm100_kernels.h"
 #include "plan/sm100_plan.h"
 #include "canonical_problem.h"
 

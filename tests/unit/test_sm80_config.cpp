@@ -1,6 +1,7 @@
-// The sm80 family's layout arithmetic (csrc/kernels/sm80/sm80_config.h, kernels/common/swizzle.h):
+// The sm80 family's layout arithmetic (csrc/kernels/sm80/sm80_traits.h, kernels/common/swizzle.h):
 // the swizzle is a bijection that keeps ldmatrix reads and cp.async writes conflict-free, each
-// chunk of a tile is copied exactly once, the heuristic and vector widths, and prepare_launch.
+// chunk of a tile is copied exactly once; its kernel table, heuristic, vector widths and
+// prepare_launch (csrc/plan/sm80_*.h).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,7 +11,11 @@
 #include <vector>
 
 #include "kernels/common/swizzle.h"
-#include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/sm80_traits.h"
+#include "plan/sm80_heuristic.h"
+#include "plan/sm80_kernels.h"
+#include "plan/sm80_launch.h"
+#include "plan/split_k.h"
 
 namespace sm80 = asyncgemm::sm80;
 using asyncgemm::GemmParams;
@@ -130,7 +135,7 @@ TEST_CASE("sm80: heuristic") {
     constexpr sm80::DeviceLimits a100{108, 163 * 1024};
     constexpr sm80::DeviceLimits rtx{84, 99 * 1024};  // sm_86: 99 KB per block
     const auto choose = [](int64_t m, int64_t n, int64_t k, int64_t batch, const sm80::DeviceLimits &device) {
-        const sm80::Choice c = sm80::choose_config(true, {m, n, k, batch}, device);
+        const asyncgemm::plan::KernelChoice c = sm80::choose_config(true, {m, n, k, batch}, device);
         return std::pair<int, int>(c.config, c.splits);
     };
     using P = std::pair<int, int>;
@@ -175,11 +180,11 @@ TEST_CASE("sm80: kernels that do not fit the device, or do not exist for the typ
             for (int64_t n : {1, 1000, 8192})
                 for (int64_t k : {0, 64, 4096, 1 << 20})
                     for (int bytes : {2, 4}) {
-                        const sm80::Choice c = sm80::choose_config(true, {m, n, k, 1, bytes}, device);
+                        const asyncgemm::plan::KernelChoice c = sm80::choose_config(true, {m, n, k, 1, bytes}, device);
                         CHECK(sm80::kernel_fits(c.config, device));
                         CHECK(sm80::kernel_index(bytes == 4 ? asyncgemm::kF32 : asyncgemm::kF16, c.config, true, true) >= 0);
                         CHECK(c.splits >= 1);
-                        CHECK(c.splits <= sm80::kMaxSplits);
+                        CHECK(c.splits <= sm80::kSplitRule.max_splits);
                     }
     }
 }
@@ -293,8 +298,25 @@ TEST_CASE("sm80: split ranges cover K exactly, none empty") {
     CHECK(p.splits == 1);
 }
 
-TEST_CASE("sm80: workspace of a split launch") {
-    const sm80::WorkspaceNeed need = sm80::workspace_need(sm80::kConfigPipelinedLarge, 64, 2);
+TEST_CASE("split-K workspace: a counter per tile and reducing group, an fp32 tile per tile and range") {
+    const asyncgemm::plan::WorkspaceNeed need = asyncgemm::plan::split_workspace(64, 2, 128, 128, 1);
     CHECK(need.counters == 64);
     CHECK(need.partial_bytes == 64 * 2 * 128 * 128 * 4);
+    CHECK(asyncgemm::plan::split_workspace(10, 3, 128, 256, 2).counters == 20);
+}
+
+TEST_CASE("split-K ranges: none empty, covering K exactly") {
+    using asyncgemm::plan::split_ranges;
+    for (int64_t blocks : {0, 1, 2, 7, 24, 100, 224})
+        for (int splits : {1, 2, 3, 4, 16}) {
+            const asyncgemm::plan::SplitRanges r = split_ranges(blocks, splits);
+            CHECK(r.count >= 1);
+            CHECK(r.count <= std::max(splits, 1));
+            if (blocks == 0) {
+                CHECK(r.count == 1);
+                continue;
+            }
+            CHECK(r.blocks_per_range * (r.count - 1) < blocks);  // the last range is not empty
+            CHECK(r.blocks_per_range * r.count >= blocks);       // every block in a range
+        }
 }

@@ -7,8 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/sm90/sm90_config.h"
 #include "kernels/common/smem_descriptor.h"
+#include "kernels/sm90/sm90_traits.h"
+#include "plan/sm90_heuristic.h"
+#include "plan/sm90_kernels.h"
+#include "plan/split_k.h"
 #include "plan/gemm_tma.h"
 #include "plan/sm90_plan.h"
 #include "plan/tf32_transpose.h"
@@ -96,7 +99,7 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
         CHECK(c.tile_n % 64 == 0);
         CHECK(c.tile_n <= 256);  // a K-major B tile is one TMA box: at most 256 rows
     }
-    // What ptxas reports for every kernel of the family (-v: "Used 168 registers"); sm90_config.h
+    // What ptxas reports for every kernel of the family (-v: "Used 168 registers"); sm90_traits.h
     // static-asserts the setmaxnreg split against it.
     CHECK(kLaunchRegisters == 168);
 }
@@ -187,20 +190,29 @@ TEST_CASE("TMA maps: K-major boxes span a tile's rows, MN-major ones 64 x 64; st
     CHECK(d.box[1] == 64);
 }
 
-TEST_CASE("clusters of two: each block loads half the rows of a K-major B, half the K rows of an MN-major one") {
-    const TileConfig &pair = kTileConfigs[kConfigWidePair];
-    CHECK(pair.cluster_m == 2);
-    CHECK(b_rows_per_block(pair) == 128);
-    CHECK(b_k_rows_per_block(pair) == 32);  // rank r loads K rows 32 r .. of each box, 32 * 128 r bytes in
-    CHECK(b_k_rows_per_block(kTileConfigs[kConfigSingle]) == 64);
-    const plan::TensorMap3d k_major = plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigWidePair);
+TEST_CASE("MN-major B: boxes of 64 columns by a stage's 64 K rows") {
+    const plan::TensorMap3d k_major = plan::sm90_b_map(problem(128, 4096, 4096, true, true), kConfigWide);
     CHECK(k_major.box[0] == 64);
-    CHECK(k_major.box[1] == 128);
-    const plan::TensorMap3d mn_major = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigWidePair);
+    CHECK(k_major.box[1] == 256);
+    const plan::TensorMap3d mn_major = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigWide);
     CHECK(mn_major.box[0] == 64);
-    CHECK(mn_major.box[1] == 32);  // four boxes of 64 columns, each block half their K rows
-    const plan::TensorMap3d single = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigSingle);
-    CHECK(single.box[1] == 64);
+    CHECK(mn_major.box[1] == 64);
+}
+
+TEST_CASE("sm90 kernel table: every configuration in all majors for 16-bit inputs, K-major for tf32") {
+    for (int i = 0; i < kKernelCount; ++i) {
+        const KernelInfo &k = kKernels[i];
+        CHECK(kernel_index(k.type_ab, k.config, k.a_k_major, k.b_k_major) == i);
+        CHECK(k.dynamic_smem == smem_bytes(kTileConfigs[k.config]));
+    }
+    for (int config = 0; config < kTileConfigCount; ++config) {
+        for (int type : {kF16, kBF16})
+            for (bool a : {false, true})
+                for (bool b : {false, true}) CHECK(kernel_index(type, config, a, b) >= 0);
+        CHECK(kernel_index(kF32, config, true, true) >= 0);
+        CHECK(kernel_index(kF32, config, false, true) == -1);
+    }
+    CHECK(kKernelCount == kTileConfigCount * 9);
 }
 
 TEST_CASE("what TMA cannot describe is named, and only that") {
@@ -233,25 +245,16 @@ TEST_CASE("split K: only where the tiles fill at most half the SMs, ranges of 24
     CHECK(split_count(square, {1024, 1024, 128, 1}, 132) == 1);     // 2 blocks of K: nothing to cut
     CHECK(split_count(square, {1024, 1024, 14336, 2}, 132) == 1);   // batched
     CHECK(split_count(square, {2048, 1024, 14336, 1}, 132) == 1);   // 128 tiles
-    CHECK(split_count(square, {128, 128, 1 << 20, 1}, 132) == kMaxSplits);
+    CHECK(split_count(square, {128, 128, 1 << 20, 1}, 132) == kSplitRule.max_splits);
     // 9 blocks in 4 ranges: 3 per range, so only 3 ranges remain.
-    CHECK(blocks_per_split(9, 4) == 3);
-    CHECK(effective_splits(9, 4) == 3);
-    CHECK(effective_splits(0, 4) == 1);
-    for (int64_t blocks = 1; blocks < 100; ++blocks)
-        for (int splits = 1; splits <= kMaxSplits; ++splits) {
-            const int used = effective_splits(blocks, splits);
-            const int per = blocks_per_split(blocks, used);
-            CHECK(used <= splits);
-            CHECK(static_cast<int64_t>(used - 1) * per < blocks);  // the last range is not empty
-            CHECK(static_cast<int64_t>(used) * per >= blocks);     // and the ranges cover K
-        }
-    const WorkspaceNeed need = workspace_need(square, 64, 2);
+    CHECK(plan::split_ranges(9, 4).blocks_per_range == 3);
+    CHECK(plan::split_ranges(9, 4).count == 3);
+    CHECK(plan::split_ranges(0, 4).count == 1);
+    const plan::WorkspaceNeed need = plan::split_workspace(64, 2, square.tile_m, square.tile_n, consumers(square));
     CHECK(need.counters == 64 * 2);  // a counter per consumer
     CHECK(need.partial_bytes == 64 * 2 * 128 * 128 * 4);
-    const WorkspaceNeed single = workspace_need(kTileConfigs[kConfigSingle], 128, 3);
-    CHECK(single.counters == 128);  // one consumer
-    CHECK(single.partial_bytes == 128 * 3 * 64 * 64 * 4);
+    const TileConfig &single = kTileConfigs[kConfigSingle];
+    CHECK(plan::split_workspace(128, 3, single.tile_m, single.tile_n, consumers(single)).counters == 128);
 }
 
 TEST_CASE("tf32: f32 inputs only when allowed and both K-major; a stage holds 32 of them per row") {

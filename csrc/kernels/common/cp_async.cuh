@@ -11,11 +11,9 @@
 #include <cuda_pipeline.h>
 #include <stdint.h>
 
-namespace asyncgemm {
+#include "kernels/common/shared_access.cuh"
 
-__device__ __forceinline__ uint32_t smem_addr(const void *ptr) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
-}
+namespace asyncgemm {
 
 // cp.async.{ca,cg}.shared.global [dst], [src], Bytes, ignore_src: Bytes from src, or Bytes of zeros
 // when `zero`.  dst is a shared-window address (smem_addr), so a caller copying many elements

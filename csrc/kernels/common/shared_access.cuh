@@ -7,6 +7,11 @@
 
 namespace asyncgemm {
 
+// cvta.to.shared: the 32-bit shared-window address of a generic pointer into shared memory.
+__device__ __forceinline__ uint32_t smem_addr(const void *ptr) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
+}
+
 // st.shared.b32 [address], bits
 __device__ __forceinline__ void st_shared_b32(uint32_t address, uint32_t bits) {
     asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address), "r"(bits) : "memory");

@@ -122,4 +122,24 @@ inline constexpr int kPipelinedSmemBytes = kPipelineStages * kStageBytes;
 inline constexpr int kTmaRingBytes = kTmaStages * kTileBytes + kTmaStageAlign;
 inline constexpr int kTmaSmemBytes = kTmaRingBytes > kPipelinedSmemBytes ? kTmaRingBytes : kPipelinedSmemBytes;
 
+// Dynamic shared memory of the kernels of an algorithm (SYNC, ASYNC, PIPELINED or TMA).
+constexpr uint32_t smem_bytes(asyncgemm_copy_algo_t algo) {
+    switch (algo) {
+    case ASYNCGEMM_COPY_SYNC: return kSyncSmemBytes;
+    case ASYNCGEMM_COPY_ASYNC: return kAsyncSmemBytes;
+    case ASYNCGEMM_COPY_PIPELINED: return kPipelinedSmemBytes;
+    default: return kTmaSmemBytes;
+    }
+}
+
 }  // namespace asyncgemm::copy
+
+// The words of copy_kernels.def (kernels/common/kernel_list.h says what a kernel list is).
+#define ASYNCGEMM_COPY_ALGO_sync ASYNCGEMM_COPY_SYNC
+#define ASYNCGEMM_COPY_ALGO_async ASYNCGEMM_COPY_ASYNC
+#define ASYNCGEMM_COPY_ALGO_pipelined ASYNCGEMM_COPY_PIPELINED
+#define ASYNCGEMM_COPY_ALGO_tma ASYNCGEMM_COPY_TMA
+#define ASYNCGEMM_COPY_TRANSPOSE_n false
+#define ASYNCGEMM_COPY_TRANSPOSE_t true
+#define ASYNCGEMM_COPY_BYTES_b16 2
+#define ASYNCGEMM_COPY_BYTES_b32 4

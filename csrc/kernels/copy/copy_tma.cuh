@@ -11,6 +11,7 @@
 #include <cuda/ptx>
 
 #include "kernels/common/cp_async.cuh"
+#include "kernels/common/mbarrier.cuh"
 #include "kernels/copy/copy_pipelined.cuh"
 #include "kernels/copy/copy_tma_params.h"
 #include "kernels/copy/stage_drain.cuh"
@@ -39,14 +40,13 @@ __device__ __forceinline__ void copy2d_tma_tiles(const CopyTmaParams &tp, char *
     };
 
     if (leader) {
-        for (int s = 0; s < S; ++s) ptx::mbarrier_init(&landed[s], 1);
-        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // visible to the async proxy
+        init_barriers(landed, 1);
+        publish_barrier_init();
         for (int64_t k = 0; k < min(static_cast<int64_t>(S), run.count); ++k) load(k);
     }
     __syncthreads();
     for (int64_t k = 0; k < run.count; ++k) {
-        while (!ptx::mbarrier_try_wait_parity(barrier(k), static_cast<uint32_t>(k / S % 2))) {
-        }
+        wait_parity(barrier(k), static_cast<uint32_t>(k / S % 2));
         if (p.alpha != 1.0f) {
             scale_stage<ElemBytes, kTmaVecBytes>(p, stage(k), layout);
             __syncthreads();

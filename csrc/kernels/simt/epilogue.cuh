@@ -13,8 +13,9 @@
 #include <stdint.h>
 
 #include "kernels/common/convert.cuh"
+#include "kernels/common/epilogue_math.h"
 #include "kernels/common/params.h"
-#include "kernels/simt/simt_config.h"
+#include "kernels/simt/simt_traits.h"
 #include "kernels/simt/thread_tile.cuh"
 
 namespace asyncgemm::simt {
@@ -54,16 +55,16 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
                 Run result;
 #pragma unroll
                 for (int e = 0; e < kRun; ++e) {
-                    const float product = alpha * tile.acc[i][j0 + e];
-                    result.v[e] = from_float<TOut>(in != nullptr ? fmaf(beta, to_float(old.v[e]), product) : product);
+                    const float product = scaled_product(alpha, tile.acc[i][j0 + e]);
+                    result.v[e] = from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(old.v[e])) : product);
                 }
                 *reinterpret_cast<Run *>(out) = result;
             } else {
 #pragma unroll
                 for (int e = 0; e < kRun; ++e) {
                     if (col + e >= cols_left) break;
-                    const float product = alpha * tile.acc[i][j0 + e];
-                    out[e] = from_float<TOut>(in != nullptr ? fmaf(beta, to_float(in[e]), product) : product);
+                    const float product = scaled_product(alpha, tile.acc[i][j0 + e]);
+                    out[e] = from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(in[e])) : product);
                 }
             }
         }

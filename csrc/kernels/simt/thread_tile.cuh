@@ -1,6 +1,6 @@
 // One thread's accumulators and the shared-memory fragment reads that feed them.
 //
-// Why A and B sit in shared memory as [k][x] (simt_config.h) and not [x][k]: a thread needs, at each
+// Why A and B sit in shared memory as [k][x] (simt_traits.h) and not [x][k]: a thread needs, at each
 // k, thread_m values of A and thread_n of B.  From [k][x] those are thread_m / 4 + thread_n / 4
 // LDS.128 per k (4 for 8 x 8: 64 FFMA per 4 loads), on consecutive 16-byte vectors across the warp.
 // Keeping a K-major A as [m][k] would allow 16-byte cp.async from global memory, and one LDS.128
@@ -10,7 +10,7 @@
 // K-major operands are transposed on the way in, element by element (tile_loader.cuh).
 #pragma once
 
-#include "kernels/simt/simt_config.h"
+#include "kernels/simt/simt_traits.h"
 
 namespace asyncgemm::simt {
 

@@ -1,4 +1,4 @@
-// Global -> shared copies of one operand's k-slices, into the layout of simt_config.h: fp32
+// Global -> shared copies of one operand's k-slices, into the layout of simt_traits.h: fp32
 // [tile_k][tile_x + pad], x = m for A and n for B.
 //
 // load(tile, k_left) moves the next k-slice into `tile` (slices go in order from k = 0; k_left =
@@ -25,7 +25,7 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/cp_async.cuh"
-#include "kernels/simt/simt_config.h"
+#include "kernels/simt/simt_traits.h"
 
 namespace asyncgemm::simt {
 
@@ -33,7 +33,7 @@ template <typename T, bool KMajor, int Config, int TileX>
 class TileLoader;
 
 // MN-major operand: element (k, x) at matrix[k * ld + x].  Each thread moves runs of 4 consecutive x
-// at one k (mn_run_* in simt_config.h), a warp 128 consecutive x: coalesced for any vector width.
+// at one k (mn_run_* in simt_traits.h), a warp 128 consecutive x: coalesced for any vector width.
 template <typename T, int Config, int TileX>
 class TileLoader<T, false, Config, TileX> {
     static constexpr TileConfig kC = kTileConfigs[Config];

@@ -11,8 +11,11 @@
 #include <stdint.h>
 
 #include "kernels/common/convert.cuh"
+#include "kernels/common/epilogue_math.h"
 #include "kernels/common/ring_position.cuh"
 #include "kernels/common/tcgen05.cuh"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/persistent_scheduler.cuh"
 #include "kernels/sm100/shared_storage.cuh"
 
 namespace asyncgemm::sm100 {
@@ -32,13 +35,13 @@ __device__ __forceinline__ void add_c(const Sm100Params &p, int64_t row, int32_t
         for (int u = 0; u < kChunkColumns / kPerVector; ++u) {
             const Vector<TOut, kPerVector> x = reinterpret_cast<const Vector<TOut, kPerVector> *>(c)[u];
 #pragma unroll
-            for (int e = 0; e < kPerVector; ++e) v[u * kPerVector + e] += p.beta * to_float(x.v[e]);
+            for (int e = 0; e < kPerVector; ++e) v[u * kPerVector + e] = plus_scaled_c(v[u * kPerVector + e], p.beta, to_float(x.v[e]));
         }
         return;
     }
 #pragma unroll
     for (int e = 0; e < kChunkColumns; ++e)
-        if (col0 + e < p.n) v[e] += p.beta * to_float(c[e]);
+        if (col0 + e < p.n) v[e] = plus_scaled_c(v[e], p.beta, to_float(c[e]));
 }
 
 template <typename TOut>
@@ -67,10 +70,10 @@ __device__ __forceinline__ void drain_accumulators(const Sm100Params &p, const S
     const uint32_t lane = threadIdx.x % 32;
     const bool product = p.k_blocks > 0;
     const bool c_here = !p.seed_c && p.beta != 0.f;
-    const TileScheduler schedule(p);
+    const PersistentScheduler<Sm100Params> schedule(p);
     RingPosition<kAccumulators> accumulator;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
-        const WorkTile tile = schedule.tile(p, i);
+        const WorkTile tile = schedule.item(p, i).place;
         const int64_t row = static_cast<int64_t>(tile.m) * kTileM + quarter * 32 + lane;
         if (product) {
             wait_parity(&smem.acc_full[accumulator.index], accumulator.phase);
@@ -87,7 +90,7 @@ __device__ __forceinline__ void drain_accumulators(const Sm100Params &p, const S
                                  static_cast<uint32_t>(accumulator.index * kTileN + chunk * kChunkColumns)),
                     v);
 #pragma unroll
-                for (int e = 0; e < kChunkColumns; ++e) v[e] *= p.alpha;
+                for (int e = 0; e < kChunkColumns; ++e) v[e] = scaled_product(p.alpha, v[e]);
             } else {
 #pragma unroll
                 for (int e = 0; e < kChunkColumns; ++e) v[e] = 0.f;

@@ -13,6 +13,8 @@
 
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/ring_position.cuh"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/persistent_scheduler.cuh"
 #include "kernels/sm100/shared_storage.cuh"
 
 namespace asyncgemm::sm100 {
@@ -44,7 +46,7 @@ template <typename T>
 __device__ __forceinline__ void issue_mmas(const Sm100Params &p, const SharedStorage &smem, uint32_t tmem_base) {
     constexpr uint32_t kElement = sizeof(T);
     if (p.k_blocks == 0) return;  // no product: the epilogue reads no accumulator
-    const TileScheduler schedule(p);
+    const PersistentScheduler<Sm100Params> schedule(p);
     RingPosition<kStages> slot;
     RingPosition<kAccumulators> accumulator;
     uint32_t seed_phase = 0;

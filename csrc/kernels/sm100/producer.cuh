@@ -8,40 +8,23 @@
 #include <cuda/ptx>
 
 #include "kernels/common/ring_position.cuh"
+#include "kernels/common/tma_load.cuh"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/persistent_scheduler.cuh"
 #include "kernels/sm100/shared_storage.cuh"
 
 namespace asyncgemm::sm100 {
 
 namespace ptx = cuda::ptx;
 
-// One operand's stage: `rows` rows from `row0` on, K from k0.  K-major: one box; MN-major: boxes of
-// one 128-byte row of M (or N) elements side by side.
-template <uint32_t ElementBytes>
-__device__ __forceinline__ void load_operand(const CUtensorMap *map, bool k_major, char *dst, int32_t row0, int32_t k0,
-                                             int32_t batch, uint64_t *full) {
-    constexpr int kRow = row_elements(ElementBytes);
-    if (k_major) {
-        const int32_t coords[3] = {k0, row0, batch};
-        ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, dst, map, coords, full);
-        return;
-    }
-#pragma unroll
-    for (int box = 0; box < kTileM / kRow; ++box) {
-        const int32_t coords[3] = {row0 + box * kRow, k0, batch};
-        ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, dst + box * mn_block_bytes(ElementBytes), map,
-                                  coords, full);
-    }
-}
-
 template <typename T>
 __device__ __forceinline__ void produce(const Sm100Params &p, const SharedStorage &smem) {
-    static_assert(kTileM == kTileN, "load_operand loads kTileM rows of either operand");
     constexpr uint32_t kElement = sizeof(T);
-    const TileScheduler schedule(p);
+    const PersistentScheduler<Sm100Params> schedule(p);
     RingPosition<kStages> slot;
     uint32_t seed_phase = 0;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
-        const WorkTile tile = schedule.tile(p, i);
+        const WorkTile tile = schedule.item(p, i).place;
         const int32_t m0 = tile.m * kTileM;
         const int32_t n0 = tile.n * kTileN;
         if (p.seed_c) {
@@ -52,11 +35,8 @@ __device__ __forceinline__ void produce(const Sm100Params &p, const SharedStorag
                                            uint32_t{kSeedBytes});
             const int32_t batch = p.c_batched ? static_cast<int32_t>(tile.batch) : 0;
 #pragma unroll
-            for (int box = 0; box < kSeedCopy.boxes; ++box) {
-                const int32_t coords[3] = {n0 + box * kSeedBoxColumns, m0, batch};
-                ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, smem.seed_box(box), &p.c_map, coords,
-                                          smem.seed_full);
-            }
+            for (int box = 0; box < kSeedCopy.boxes; ++box)
+                tma_load_box(smem.seed_box(box), &p.c_map, n0 + box * kSeedBoxColumns, m0, batch, smem.seed_full);
             seed_phase ^= 1u;
         }
         const int32_t a_batch = p.a_batched ? static_cast<int32_t>(tile.batch) : 0;
@@ -66,8 +46,8 @@ __device__ __forceinline__ void produce(const Sm100Params &p, const SharedStorag
             uint64_t *full = &smem.full[slot.index];
             ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, full, uint32_t{kStageBytes});
             const int32_t k0 = kb * row_elements(kElement);
-            load_operand<kElement>(&p.a_map, p.a_k_major, smem.a_tile(slot.index), m0, k0, a_batch, full);
-            load_operand<kElement>(&p.b_map, p.b_k_major, smem.b_tile(slot.index), n0, k0, b_batch, full);
+            tma_load_operand<kTileM, kElement>(smem.a_tile(slot.index), &p.a_map, p.a_k_major, m0, k0, a_batch, full);
+            tma_load_operand<kTileN, kElement>(smem.b_tile(slot.index), &p.b_map, p.b_k_major, n0, k0, b_batch, full);
         }
     }
 }

@@ -7,6 +7,8 @@
 
 #include <cuda/ptx>
 
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/persistent_scheduler.cuh"
 #include "kernels/sm100/shared_storage.cuh"
 
 namespace asyncgemm::sm100 {
@@ -16,7 +18,7 @@ namespace ptx = cuda::ptx;
 __device__ __forceinline__ void prepare_seeds(const Sm100Params &p, const SharedStorage &smem) {
     if (!p.seed_c) return;
     const int lane = static_cast<int>(threadIdx.x % 32);
-    const TileScheduler schedule(p);
+    const PersistentScheduler<Sm100Params> schedule(p);
     uint32_t phase = 0;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride, phase ^= 1u) {
         wait_parity(smem.seed_full, phase);

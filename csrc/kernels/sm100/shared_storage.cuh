@@ -3,11 +3,9 @@
 // barriers, and the tensor-memory address tcgen05.alloc writes.
 #pragma once
 
-#include <cuda/ptx>
 #include <stdint.h>
 
-#include "kernels/common/raster.h"
-#include "kernels/sm100/sm100_config.h"
+#include "kernels/sm100/sm100_traits.h"
 #include "kernels/sm100/sm100_params.h"
 
 namespace asyncgemm::sm100 {
@@ -25,22 +23,6 @@ struct SharedStorage {
     __device__ char *a_tile(int stage) const { return base + stage * kStageBytes; }
     __device__ char *b_tile(int stage) const { return a_tile(stage) + kAStageBytes; }
     __device__ char *seed_box(int box) const { return base + kStages * kStageBytes + box * kSeedBoxBytes; }
-};
-
-// Spins until the barrier has completed the phase of parity `parity` (mbarrier.try_wait.parity).
-__device__ __forceinline__ void wait_parity(uint64_t *barrier, uint32_t parity) {
-    while (!cuda::ptx::mbarrier_try_wait_parity(barrier, parity)) {
-    }
-}
-
-// A block's tiles: tile blockIdx.x, + gridDim.x, ... in grouped order (raster.h).
-struct TileScheduler {
-    int64_t first, stride, count;
-    __device__ __forceinline__ explicit TileScheduler(const Sm100Params &p)
-        : first(blockIdx.x), stride(gridDim.x), count(static_cast<int64_t>(p.tiles_m) * p.tiles_n * p.batch_count) {}
-    __device__ __forceinline__ WorkTile tile(const Sm100Params &p, int64_t item) const {
-        return p.order.place(static_cast<uint32_t>(item)).tile;  // item < count < 2^31 (the planner)
-    }
 };
 
 }  // namespace asyncgemm::sm100

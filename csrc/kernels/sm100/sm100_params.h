@@ -35,6 +35,9 @@ struct Sm100Params {
     int32_t tiles_m, tiles_n;
     PersistentOrder order;  // work item -> tile
     int32_t k_blocks;  // K blocks per tile; 0 when there is no product (alpha == 0 or k == 0)
+    // K is never split here: one range of all k_blocks per tile (the persistent scheduler reads these).
+    int32_t splits;            // 1
+    int32_t blocks_per_split;  // k_blocks
 };
 
 }  // namespace asyncgemm

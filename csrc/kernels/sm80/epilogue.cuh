@@ -13,10 +13,11 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/cp_async.cuh"
+#include "kernels/common/epilogue_math.h"
 #include "kernels/common/params.h"
 #include "kernels/common/shared_access.cuh"
 #include "kernels/common/swizzle.h"
-#include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/sm80_traits.h"
 #include "kernels/sm80/warp_tile.cuh"
 
 namespace asyncgemm::sm80 {
@@ -66,11 +67,11 @@ public:
         Pair result;
         if constexpr (WithC) {
             const Pair old = *reinterpret_cast<const Pair *>(c_ + row * ldc_ + col);
-            result.v[0] = from_float<TOut>(fmaf(beta_, to_float(old.v[0]), alpha_ * x));
-            result.v[1] = from_float<TOut>(fmaf(beta_, to_float(old.v[1]), alpha_ * y));
+            result.v[0] = from_float<TOut>(plus_scaled_c(scaled_product(alpha_, x), beta_, to_float(old.v[0])));
+            result.v[1] = from_float<TOut>(plus_scaled_c(scaled_product(alpha_, y), beta_, to_float(old.v[1])));
         } else {
-            result.v[0] = from_float<TOut>(alpha_ * x);
-            result.v[1] = from_float<TOut>(alpha_ * y);
+            result.v[0] = from_float<TOut>(scaled_product(alpha_, x));
+            result.v[1] = from_float<TOut>(scaled_product(alpha_, y));
         }
         return result;
     }
@@ -95,23 +96,10 @@ public:
     template <bool WithC>
     __device__ __forceinline__ void store_checked(int row, int col, float v) const {
         if (row < rows_left_ && col < cols_left_) {
-            const float product = alpha_ * v;
+            const float product = scaled_product(alpha_, v);
             d_[row * ldd_ + col] =
-                from_float<TOut>(WithC ? fmaf(beta_, to_float(c_[row * ldc_ + col]), product) : product);
+                from_float<TOut>(WithC ? plus_scaled_c(product, beta_, to_float(c_[row * ldc_ + col])) : product);
         }
-    }
-
-    // The pair (x, y) at (row, col), what of it lies in D: one vector where it can be.
-    __device__ __forceinline__ void store_pair_checked(int row, int col, float x, float y) const {
-        with_c([&](auto c) {
-            constexpr bool kWithC = decltype(c)::value;
-            if (vectors_reach(row, col + 1)) {
-                store_pair<kWithC>(row, col, x, y);
-            } else {
-                store_checked<kWithC>(row, col, x);
-                store_checked<kWithC>(row, col + 1, y);
-            }
-        });
     }
 
 private:

@@ -27,7 +27,7 @@
 #include <type_traits>
 
 #include "kernels/common/cp_async.cuh"
-#include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/sm80_traits.h"
 #include "kernels/sm80/warp_tile.cuh"
 
 namespace asyncgemm::sm80 {

@@ -1,4 +1,4 @@
-// Global -> shared copy of one operand's K-slices into swizzled tiles (sm80_config.h's layout).
+// Global -> shared copy of one operand's K-slices into swizzled tiles (sm80_traits.h's layout).
 //
 // The tile is stored as it lies in global memory: rows of 16-byte chunks along the contiguous
 // dimension (k for a K-major operand, x for an MN-major one).  A thread copies chunks
@@ -26,8 +26,9 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/cp_async.cuh"
+#include "kernels/common/gemm_launch.h"
 #include "kernels/common/swizzle.h"
-#include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/sm80_traits.h"
 
 namespace asyncgemm::sm80 {
 

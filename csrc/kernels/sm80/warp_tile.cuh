@@ -15,7 +15,7 @@
 
 #include "kernels/common/mma_sm80.cuh"
 #include "kernels/common/swizzle.h"
-#include "kernels/sm80/sm80_config.h"
+#include "kernels/sm80/sm80_traits.h"
 
 namespace asyncgemm::sm80 {
 
@@ -105,6 +105,12 @@ public:
                 mma_k32_bytes<T>(acc[i][j], f.a[i], pair[2 * (j % 2)], pair[2 * (j % 2) + 1]);
             }
         }
+    }
+
+    // The accumulators as one array, mma tile (i, j)'s four at 4 (i kTilesN + j): the split-K
+    // reduction's view (kernels/common/split_k.cuh).
+    __device__ __forceinline__ float (&values())[kTilesM * kTilesN * 4] {
+        return reinterpret_cast<float(&)[kTilesM * kTilesN * 4]>(acc);
     }
 
     const int warp_m0, warp_n0;

@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #include "kernels/common/convert.cuh"
+#include "kernels/common/epilogue_math.h"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/tma_load.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/sm90/shared_storage.cuh"
 #include "kernels/sm90/sm90_params.h"
@@ -62,10 +65,6 @@ __device__ __forceinline__ void store_edge_chunk(const Sm90Params &p, const char
     }
 }
 
-// alpha times an accumulator.  alpha == 0 means there is no product: the accumulator was never
-// written and is not read (it may hold a NaN, which 0 * acc would carry into D).
-__device__ __forceinline__ float scaled_product(float alpha, float acc) { return alpha != 0.f ? alpha * acc : 0.f; }
-
 // Columns of D in a chunk (one 128-byte row), and chunks in a warpgroup's tile.
 template <typename TOut>
 inline constexpr int kChunkColumns = static_cast<int>(kRowBytes / sizeof(TOut));
@@ -111,11 +110,9 @@ __device__ __forceinline__ void store_chunk(const Sm90Params &p, const SharedSto
         if (leader) {
             ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, loaded,
                                            uint32_t{kEpilogueChunkBytes});
-            const int32_t coords[3] = {col, row0, p.c_batched ? static_cast<int32_t>(batch) : 0};
-            ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, buffer, &p.c_map, coords, loaded);
+            tma_load_box(buffer, &p.c_map, col, row0, p.c_batched ? static_cast<int32_t>(batch) : 0, loaded);
         }
-        while (!ptx::mbarrier_try_wait_parity(loaded, state.c_phase)) {
-        }
+        wait_parity(loaded, state.c_phase);
         state.c_phase ^= 1u;
     }
     write(buffer);
@@ -184,7 +181,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
                         const int row = 16 * warp + lane / 4 + 8 * (j % 4 / 2);
                         const int byte = (8 * (j / 4) + 2 * (lane % 4) + j % 2) * static_cast<int>(sizeof(TOut));
                         const TOut old = *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
-                        return fmaf(beta, to_float(old), product);
+                        return plus_scaled_c(product, beta, to_float(old));
                     } else {
                         return product;
                     }

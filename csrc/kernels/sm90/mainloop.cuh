@@ -47,22 +47,11 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
                                               bool leader, RingPosition<kTileConfigs[Config].stages> &slot,
                                               const Beside &beside) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
-    constexpr int kCluster = kTileConfigs[Config].cluster_m;
-    // The ring's barriers (8 bytes each) as shared::cta addresses.  In the SASS of 548a66d ptxas still
-    // forms this base from %cluster_ctaid (S2R) at the top of every K block rather than keep it in a
-    // register (bench/RESULTS.md, twenty-ninth session).
+    // The ring's barriers (8 bytes each) as shared-window addresses.
     const uint32_t full0 = smem_addr(smem.full);
     const uint32_t empty0 = smem_addr(smem.empty);
-    // In a cluster the stage is released in both blocks: the peer's producer multicasts into it.
     const auto release = [&](int stage) {
-        if (!leader) return;
-        const uint32_t empty = empty0 + 8 * static_cast<uint32_t>(stage);
-        if constexpr (kCluster > 1) {
-#pragma unroll
-            for (uint32_t rank = 0; rank < kCluster; ++rank) mbarrier_arrive_cluster(map_shared_rank(empty, rank));
-        } else {
-            mbarrier_arrive_shared(empty);
-        }
+        if (leader) arrive(empty0 + 8 * static_cast<uint32_t>(stage));
     };
     constexpr int kStages = kTileConfigs[Config].stages;
     constexpr int kInFlight = kTileConfigs[Config].groups_in_flight;
@@ -74,8 +63,7 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
     const uint64_t a_stage0 = a_descriptor<AKMajor>(smem_addr(smem.a_tile(0)), wg);
     const uint64_t b_stage0 = b_descriptor<Config, BKMajor>(smem_addr(smem.b_tile(0)), wg);
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
-        while (!mbarrier_try_wait_parity_shared(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase)) {
-        }
+        wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
         const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
         const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
         const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);

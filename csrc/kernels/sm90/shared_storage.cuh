@@ -4,9 +4,9 @@
 
 #include <stdint.h>
 
-#include "kernels/common/cp_async.cuh"
 #include "kernels/common/ring_position.cuh"
-#include "kernels/sm90/sm90_config.h"
+#include "kernels/common/shared_access.cuh"
+#include "kernels/sm90/sm90_traits.h"
 
 namespace asyncgemm::sm90 {
 
@@ -17,7 +17,7 @@ struct SharedStorage {
 
     char *base;           // kSmemAlign-aligned start of the dynamic shared memory
     uint64_t *full;       // [kStages]: the stage's TMA loads have landed (transaction count)
-    uint64_t *empty;      // [kStages]: every consumer (of both blocks, in a cluster) is done reading it
+    uint64_t *empty;      // [kStages]: every consumer is done reading it
     uint64_t *c_loaded;   // [consumers(kC)]: the consumer's C chunk has landed
     int *split_last;      // [consumers(kC)]: split-K, the consumer's tile is complete with its range
 

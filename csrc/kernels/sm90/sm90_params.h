@@ -29,7 +29,7 @@ struct Sm90Params {
     int32_t a_k_major, b_k_major;
     int32_t a_batched, b_batched, c_batched;  // 1: the batch is the map's third coordinate; 0: broadcast
     int32_t tiles_m, tiles_n;
-    PersistentOrder order;  // work item -> tile (of the cluster rows) and K range
+    PersistentOrder order;  // work item -> tile and K range
     int32_t k_blocks;             // block_k-wide blocks of K per tile; 0 when there is no product
     // Split-K: each tile's K blocks are cut into `splits` ranges of blocks_per_split (the last may be
     // shorter), each range a work item of its own; their fp32 partials meet in `partials` and the last

@@ -7,6 +7,10 @@
 // 8 x 8 accumulators from LDS.128 fragments read one step ahead (thread_tile.cuh), and stores them
 // through the epilogue (epilogue.cuh).  Blocks visit tiles in grouped order (raster.h) and loop
 // over the batch along blockIdx.z.
+//
+// This header is a translation unit's whole content but for its kernel lines: the build writes one
+// unit per input type of simt_kernels.def, each line of which ASYNCGEMM_SIMT_KERNEL below turns into
+// an extern "C" entry point.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
@@ -14,18 +18,18 @@
 #include <type_traits>
 
 #include "kernels/common/cp_async.cuh"
-#include "kernels/common/kernel_entry.cuh"
+#include "kernels/common/element_type.cuh"
+#include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
 #include "kernels/simt/epilogue.cuh"
-#include "kernels/simt/simt_config.h"
+#include "kernels/simt/simt_traits.h"
 #include "kernels/simt/thread_tile.cuh"
 #include "kernels/simt/tile_loader.cuh"
 
 namespace asyncgemm::simt {
 namespace {
 
-constexpr int kConfig = 0;
 constexpr TileConfig kTile = kTileConfigs[kConfig];
 
 // mov.u32 %tid.x, read afresh at each call.  Offsets derived from threadIdx.x are invariant over
@@ -137,32 +141,11 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
 }  // namespace
 }  // namespace asyncgemm::simt
 
-// One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
-#define ASYNCGEMM_SIMT_KERNEL(NAME, T, A_K_MAJOR, B_K_MAJOR)                                                      \
-    extern "C" __global__ void __launch_bounds__(asyncgemm::simt::kTile.threads,                                   \
-                                                 asyncgemm::simt::kTile.min_blocks_per_sm)                         \
-        NAME(const asyncgemm::GemmParams params) {                                                                 \
-        asyncgemm::simt::simt_gemm<T, A_K_MAJOR, B_K_MAJOR>(params);                                               \
-    }                                                                                                              \
-    static_assert(asyncgemm::same_name(                                                                      \
-                      asyncgemm::simt::kKernels[asyncgemm::simt::kernel_index(                                     \
-                                                    asyncgemm::kDTypeOf<T>, A_K_MAJOR, B_K_MAJOR)]             \
-                          .name,                                                                                   \
-                      #NAME) &&                                                                                    \
-                      asyncgemm::simt::kKernels[asyncgemm::simt::kernel_index(asyncgemm::kDTypeOf<T>,          \
-                                                                              A_K_MAJOR, B_K_MAJOR)]               \
-                              .config == asyncgemm::simt::kConfig,                                                 \
-                  #NAME " does not match its kKernels entry")
-
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_kk, float, true, true);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_kn, float, true, false);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_mk, float, false, true);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f32_mn, float, false, false);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_kk, __half, true, true);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_kn, __half, true, false);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_mk, __half, false, true);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_f16_mn, __half, false, false);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_kk, __nv_bfloat16, true, true);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_kn, __nv_bfloat16, true, false);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_mk, __nv_bfloat16, false, true);
-ASYNCGEMM_SIMT_KERNEL(asyncgemm_simt_gemm_bf16_mn, __nv_bfloat16, false, false);
+// The entry point of one line of simt_kernels.def, its name pasted from the line's words.
+#define ASYNCGEMM_SIMT_KERNEL(TYPE, A_MAJOR, B_MAJOR)                                                          \
+    extern "C" __global__ void __launch_bounds__(asyncgemm::simt::kTile.threads,                              \
+                                                 asyncgemm::simt::kTile.min_blocks_per_sm)                    \
+        asyncgemm_simt_gemm_##TYPE##_##A_MAJOR##B_MAJOR(const asyncgemm::GemmParams params) {                 \
+        asyncgemm::simt::simt_gemm<ASYNCGEMM_ELEMENT_##TYPE, ASYNCGEMM_K_MAJOR_##A_MAJOR,                     \
+                                   ASYNCGEMM_K_MAJOR_##B_MAJOR>(params);                                      \
+    }

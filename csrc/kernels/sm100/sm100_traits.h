@@ -1,13 +1,14 @@
 // The Blackwell GEMM family (ASYNCGEMM_ALGO_SM100_TCGEN05): the tile, the warp roles, the shared and
-// tensor memory plan, the tcgen05 encodings the host computes, and the table of kernels.
+// tensor memory plan, and the tcgen05 encodings the host computes.
 //
-// Plain C++17, no CUDA headers: the planner and the kernels share these numbers, and
-// tests/unit/test_sm100_encoding.cpp checks every encoding against the PTX ISA's tables.
+// Plain C++17, no CUDA headers: the kernels and the planner (csrc/plan/sm100_*) share these numbers,
+// and tests/unit/test_sm100_encoding.cpp checks every encoding against the PTX ISA's tables.
 #pragma once
 
 #include <stdint.h>
 
 #include "kernels/common/host_device.h"
+#include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/common/smem_descriptor.h"
 
@@ -91,26 +92,9 @@ ASYNCGEMM_HOST_DEVICE constexpr uint32_t instruction_descriptor(int32_t type_ab,
            (static_cast<uint32_t>(n >> 3) << 17) | (static_cast<uint32_t>(m >> 4) << 24);
 }
 
-// ---- kernels ---------------------------------------------------------------------------------
-
-struct KernelInfo {
-    const char *name;       // extern "C" symbol in the sm100 fatbin
-    DType type_ab;          // f16, bf16, or f32 multiplied as tf32
-    uint32_t dynamic_smem;  // bytes
-};
-
-inline constexpr KernelInfo kKernels[] = {
-    {"asyncgemm_sm100_gemm_f16_128x128_s4", kF16, kSmemBytes},
-    {"asyncgemm_sm100_gemm_bf16_128x128_s4", kBF16, kSmemBytes},
-    {"asyncgemm_sm100_gemm_tf32_128x128_s4", kF32, kSmemBytes},
-};
-inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
-
-constexpr int kernel_index(int32_t type_ab) {
-    for (int i = 0; i < kKernelCount; ++i)
-        if (kKernels[i].type_ab == type_ab) return i;
-    return -1;
-}
+// Whether a kernel list's shape word names the family's tile: tile_m x tile_n, stages
+// (sm100_kernels.def).
+constexpr bool shape_named(const char *shape) { return names_numbers(shape, {kTileM, kTileN, kStages}); }
 
 // f16 and bf16 A and B, or f32 ones as tf32 where the caller allows it, in any majors (the
 // instruction descriptor's major bits); any C and D type.

@@ -12,20 +12,26 @@
 //
 // Not run on Blackwell hardware in this project: compiled for sm_100a, its encodings unit-tested,
 // and checked at run time against the pipelined family before first use (plan/self_check.h).
+//
+// This header is a translation unit's whole content but for its kernel line: the build writes one
+// unit per line of sm100_kernels.def, which ASYNCGEMM_SM100_KERNEL below turns into an extern "C"
+// entry point.
 #include <cuda/ptx>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 
-#include "kernels/common/cp_async.cuh"
-#include "kernels/common/kernel_entry.cuh"
+#include "kernels/common/element_type.cuh"
+#include "kernels/common/kernel_list.h"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/shared_access.cuh"
 #include "kernels/sm100/epilogue.cuh"
 #include "kernels/sm100/mma_issuer.cuh"
 #include "kernels/sm100/producer.cuh"
 #include "kernels/sm100/seed.cuh"
 #include "kernels/sm100/shared_storage.cuh"
-#include "kernels/sm100/sm100_config.h"
 #include "kernels/sm100/sm100_params.h"
+#include "kernels/sm100/sm100_traits.h"
 
 namespace asyncgemm::sm100 {
 namespace {
@@ -45,18 +51,14 @@ __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
     const int warp = static_cast<int>(threadIdx.x / 32);
     const bool lane0 = threadIdx.x % 32 == 0;
     if (threadIdx.x == 0) {
-        for (int s = 0; s < kStages; ++s) {
-            ptx::mbarrier_init(&full[s], 1);
-            ptx::mbarrier_init(&empty[s], 1);
-        }
+        init_barriers(full, 1);
+        init_barriers(empty, 1);
         ptx::mbarrier_init(&seed_full, 1);
         ptx::mbarrier_init(&seed_ready, 1);
         ptx::mbarrier_init(&seed_empty, 1);
-        for (int a = 0; a < kAccumulators; ++a) {
-            ptx::mbarrier_init(&acc_full[a], 1);
-            ptx::mbarrier_init(&acc_empty[a], kEpilogueThreads);
-        }
-        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // visible to the async proxy
+        init_barriers(acc_full, 1);
+        init_barriers(acc_empty, kEpilogueThreads);
+        publish_barrier_init();
     }
     // Tensor memory: one warp allocates both accumulators and gives up its right to allocate more, so
     // another block on this SM could; the address reaches every thread through shared memory.
@@ -97,18 +99,10 @@ __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
 }  // namespace
 }  // namespace asyncgemm::sm100
 
-// One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
-#define ASYNCGEMM_SM100_KERNEL(NAME, T)                                                                        \
-    extern "C" __global__ void __launch_bounds__(asyncgemm::sm100::kThreads, 1)                                \
-        NAME(const __grid_constant__ asyncgemm::Sm100Params params) {                                          \
-        asyncgemm::sm100::sm100_gemm<T>(params);                                                               \
-    }                                                                                                          \
-    static_assert(asyncgemm::sm100::kernel_index(asyncgemm::kDTypeOf<T>) >= 0 &&                               \
-                      asyncgemm::same_name(                                                                    \
-                          asyncgemm::sm100::kKernels[asyncgemm::sm100::kernel_index(asyncgemm::kDTypeOf<T>)].name, \
-                          #NAME),                                                                              \
-                  #NAME " does not match its kKernels entry")
-
-ASYNCGEMM_SM100_KERNEL(asyncgemm_sm100_gemm_f16_128x128_s4, __half);
-ASYNCGEMM_SM100_KERNEL(asyncgemm_sm100_gemm_bf16_128x128_s4, __nv_bfloat16);
-ASYNCGEMM_SM100_KERNEL(asyncgemm_sm100_gemm_tf32_128x128_s4, float);
+// The entry point of one line of sm100_kernels.def, its name pasted from the line's words.
+#define ASYNCGEMM_SM100_KERNEL(TYPE, SHAPE)                                                                    \
+    extern "C" __global__ void __launch_bounds__(asyncgemm::sm100::kThreads, 1)                               \
+        asyncgemm_sm100_gemm_##TYPE##_##SHAPE(const __grid_constant__ asyncgemm::Sm100Params params) {        \
+        asyncgemm::sm100::sm100_gemm<ASYNCGEMM_ELEMENT_##TYPE>(params);                                       \
+    }                                                                                                         \
+    static_assert(asyncgemm::sm100::shape_named(#SHAPE), #SHAPE " is not the family's tile");

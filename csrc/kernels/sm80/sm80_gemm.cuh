@@ -3,26 +3,31 @@
 // f32 A and B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and D, any sizes and
 // alignments, batched.
 //
-// A block computes one tile of D (sm80_config.h).  Each K-slice of A and B is copied global ->
+// A block computes one tile of D (sm80_traits.h).  Each K-slice of A and B is copied global ->
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
 // mma.sync m16n8k16 on ldmatrix fragments (warp_tile.cuh) in the K loop (mainloop.cuh: one stage for
 // ASYNC_COPY, a software pipeline of `stages` for PIPELINED) and stores it through the epilogue
 // (epilogue.cuh); when K is split, the partial tiles meet in the split-K reduction first
-// (split_k.cuh).
+// (kernels/common/split_k.cuh), and the last block of a tile stores the sum like any tile.
 // Blocks visit tiles in grouped order (raster.h) and loop over the batch along blockIdx.z.
+//
+// This header is a translation unit's whole content but for its kernel lines: the build writes one
+// unit per input type and configuration of sm80_kernels.def, each line of which
+// ASYNCGEMM_SM80_KERNEL below turns into an extern "C" entry point.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 
 #include "kernels/common/cp_async.cuh"
-#include "kernels/common/kernel_entry.cuh"
+#include "kernels/common/element_type.cuh"
+#include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
+#include "kernels/common/split_k.cuh"
 #include "kernels/sm80/epilogue.cuh"
 #include "kernels/sm80/mainloop.cuh"
 #include "kernels/sm80/operand_copy.cuh"
-#include "kernels/sm80/sm80_config.h"
-#include "kernels/sm80/split_k.cuh"
+#include "kernels/sm80/sm80_traits.h"
 #include "kernels/sm80/warp_tile.cuh"
 
 namespace asyncgemm::sm80 {
@@ -105,13 +110,15 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
 
         const int lane = thread % kWarpSize;
         if (p.splits > 1) {
-            // Split-K, never with batches: every block stores its partial, and the last of the
-            // tile to finish sums them into D (split_k.cuh); the accumulators are dead by then.
-            if (!arrive_split(tile, p, static_cast<int>(blockIdx.x), split, thread)) return;
-            with_output(tile, p, batch, m0, n0, alpha, lane, [&](const auto &out) {
-                store_split_sum<Config>(out, p, static_cast<int>(blockIdx.x), thread);
-            });
-            return;
+            // Split-K, never with batches: the last block of the tile to finish holds the sum.
+            constexpr int kVectors = mma_tiles_m(kC) * mma_tiles_n(kC);
+            const int tile_index = static_cast<int>(blockIdx.x);
+            float4 *const area = static_cast<float4 *>(p.partials) +
+                                 static_cast<int64_t>(tile_index) * p.splits * kVectors * threads(kC);
+            if (!reduce_split_k<threads(kC), kVectors, kSplitLoadBatch>(
+                    tile.values(), area, static_cast<int32_t *>(p.tile_counters) + tile_index, split, p.splits,
+                    thread, BlockGroup{}))
+                return;
         }
         // The epilogue may stage the warp tile in the stages (epilogue.cuh): every warp must be done
         // reading them, and no copy may still land there.
@@ -128,45 +135,15 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
 }  // namespace
 }  // namespace asyncgemm::sm80
 
-// One extern "C" entry point per kernel of kKernels, checked against the table at compile time.
-#define ASYNCGEMM_SM80_KERNEL(NAME, T, CONFIG, A_K_MAJOR, B_K_MAJOR)                                            \
-    extern "C" __global__ void __launch_bounds__(                                                             \
-        asyncgemm::sm80::threads(asyncgemm::sm80::kTileConfigs[CONFIG]),                                      \
-        asyncgemm::sm80::kTileConfigs[CONFIG].min_blocks_per_sm) NAME(const asyncgemm::GemmParams params) {   \
-        asyncgemm::sm80::sm80_gemm<T, CONFIG, A_K_MAJOR, B_K_MAJOR>(params);                                  \
+// The entry point of one line of sm80_kernels.def: its name pasted from the line's words, its
+// configuration checked against the shape word.
+#define ASYNCGEMM_SM80_KERNEL(TYPE, SHAPE, CONFIG, A_MAJOR, B_MAJOR)                                          \
+    extern "C" __global__ void __launch_bounds__(                                                            \
+        asyncgemm::sm80::threads(asyncgemm::sm80::kTileConfigs[asyncgemm::sm80::kConfig##CONFIG]),           \
+        asyncgemm::sm80::kTileConfigs[asyncgemm::sm80::kConfig##CONFIG].min_blocks_per_sm)                   \
+        asyncgemm_sm80_gemm_##TYPE##_##SHAPE##_##A_MAJOR##B_MAJOR(const asyncgemm::GemmParams params) {       \
+        asyncgemm::sm80::sm80_gemm<ASYNCGEMM_ELEMENT_##TYPE, asyncgemm::sm80::kConfig##CONFIG,               \
+                                   ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR>(params);         \
     }                                                                                                         \
-    static_assert(asyncgemm::sm80::kernel_index(asyncgemm::kDTypeOf<T>, CONFIG, A_K_MAJOR, B_K_MAJOR) >= 0 && \
-                      asyncgemm::same_name(asyncgemm::sm80::kKernels[asyncgemm::sm80::kernel_index(           \
-                                                                 asyncgemm::kDTypeOf<T>, CONFIG, A_K_MAJOR,    \
-                                                                 B_K_MAJOR)]                                  \
-                                               .name,                                                         \
-                                           #NAME),                                                            \
-                  #NAME " does not match its kKernels entry")
-// The four major combinations of one type and configuration.
-#define ASYNCGEMM_SM80_KERNELS(NAME, T, CONFIG)                   \
-    ASYNCGEMM_SM80_KERNEL(NAME##_kk, T, CONFIG, true, true);      \
-    ASYNCGEMM_SM80_KERNEL(NAME##_kn, T, CONFIG, true, false);     \
-    ASYNCGEMM_SM80_KERNEL(NAME##_mk, T, CONFIG, false, true);     \
-    ASYNCGEMM_SM80_KERNEL(NAME##_mn, T, CONFIG, false, false)
-
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s3, __half, asyncgemm::sm80::kConfigPipelinedLarge);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x64x64_s4, __half, asyncgemm::sm80::kConfigPipelinedSmall);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s1, __half, asyncgemm::sm80::kConfigAsyncCopy);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x256x64_s3, __half, asyncgemm::sm80::kConfigWide);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_64x128x64_s2, __half, asyncgemm::sm80::kConfigShortM);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s5, __half, asyncgemm::sm80::kConfigLargeDeep);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_f16_128x128x64_s3_w4, __half, asyncgemm::sm80::kConfigPaired);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedLarge);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x64x64_s4, __nv_bfloat16, asyncgemm::sm80::kConfigPipelinedSmall);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s1, __nv_bfloat16, asyncgemm::sm80::kConfigAsyncCopy);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x256x64_s3, __nv_bfloat16, asyncgemm::sm80::kConfigWide);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_64x128x64_s2, __nv_bfloat16, asyncgemm::sm80::kConfigShortM);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s5, __nv_bfloat16, asyncgemm::sm80::kConfigLargeDeep);
-ASYNCGEMM_SM80_KERNELS(asyncgemm_sm80_gemm_bf16_128x128x64_s3_w4, __nv_bfloat16, asyncgemm::sm80::kConfigPaired);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s3_kk, float, asyncgemm::sm80::kConfigPipelinedLarge, true,
-                      true);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x64x64_s4_kk, float, asyncgemm::sm80::kConfigPipelinedSmall, true,
-                      true);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s1_kk, float, asyncgemm::sm80::kConfigAsyncCopy, true, true);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_64x128x64_s2_kk, float, asyncgemm::sm80::kConfigShortM, true, true);
-ASYNCGEMM_SM80_KERNEL(asyncgemm_sm80_gemm_tf32_128x128x64_s5_kk, float, asyncgemm::sm80::kConfigLargeDeep, true, true);
+    static_assert(asyncgemm::sm80::shape_named(asyncgemm::sm80::kConfig##CONFIG, #SHAPE),                     \
+                  #SHAPE " is not the shape of configuration " #CONFIG);

@@ -1,15 +1,13 @@
-// The SIMT fp32-FMA GEMM family (ASYNCGEMM_ALGO_SIMT): tile shape, shared-memory layout, which
-// thread moves and computes which elements, and the table of kernels with their launch geometry.
+// The SIMT fp32-FMA GEMM family (ASYNCGEMM_ALGO_SIMT): tile shape, shared-memory layout, and which
+// thread moves and computes which elements.
 //
-// Plain C++17, no CUDA headers: the host planner includes it to pick and launch a kernel, the kernels
-// include it for the same numbers, and tests/unit/test_simt_layout.cpp checks the arithmetic.  The
-// planner needs only kernel_index()/kKernels and prepare_launch(); everything else is the kernels'.
+// Plain C++17, no CUDA headers: the kernels and the planner (csrc/plan/simt_*) share these numbers,
+// and tests/unit/test_simt_layout.cpp checks the arithmetic.
 #pragma once
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/common/gemm_launch.h"
 #include "kernels/common/host_device.h"
 #include "kernels/common/params.h"
 
@@ -38,6 +36,7 @@ inline constexpr TileConfig kTileConfigs[] = {
     {128, 128, 16, 256, 3, 8, 8, 2},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+inline constexpr int kConfig = 0;  // the one every kernel uses
 
 // ---- shared-memory layout --------------------------------------------------------------------
 //
@@ -172,88 +171,5 @@ constexpr bool all_valid() {
 }
 static_assert(all_valid(), "a TileConfig breaks an assumption of the SIMT kernels");
 
-// ---- the kernels -----------------------------------------------------------------------------
-
-struct KernelInfo {
-    const char *name;       // extern "C" symbol in the simt fatbin
-    DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
-    bool a_k_major, b_k_major;
-    int config;             // index into kTileConfigs
-    uint32_t dynamic_smem;  // bytes of dynamic shared memory at launch
-};
-
-constexpr KernelInfo kernel_info(const char *name, DType type_ab, bool a_k_major, bool b_k_major, int config) {
-    return {name, type_ab, a_k_major, b_k_major, config, smem_bytes(kTileConfigs[config])};
-}
-
-// Names: asyncgemm_simt_gemm_<type_ab>_<A's major><B's major>, k = K-major, m / n = M- / N-major.
-// simt_gemm.cu checks at compile time that each of its kernels matches its entry here.
-inline constexpr KernelInfo kKernels[] = {
-    kernel_info("asyncgemm_simt_gemm_f32_kk", kF32, true, true, 0),
-    kernel_info("asyncgemm_simt_gemm_f32_kn", kF32, true, false, 0),
-    kernel_info("asyncgemm_simt_gemm_f32_mk", kF32, false, true, 0),
-    kernel_info("asyncgemm_simt_gemm_f32_mn", kF32, false, false, 0),
-    kernel_info("asyncgemm_simt_gemm_f16_kk", kF16, true, true, 0),
-    kernel_info("asyncgemm_simt_gemm_f16_kn", kF16, true, false, 0),
-    kernel_info("asyncgemm_simt_gemm_f16_mk", kF16, false, true, 0),
-    kernel_info("asyncgemm_simt_gemm_f16_mn", kF16, false, false, 0),
-    kernel_info("asyncgemm_simt_gemm_bf16_kk", kBF16, true, true, 0),
-    kernel_info("asyncgemm_simt_gemm_bf16_kn", kBF16, true, false, 0),
-    kernel_info("asyncgemm_simt_gemm_bf16_mk", kBF16, false, true, 0),
-    kernel_info("asyncgemm_simt_gemm_bf16_mn", kBF16, false, false, 0),
-};
-inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
-
-// Index into kKernels of the kernel for these inputs, -1 if type_ab has none.
-constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major) {
-    for (int i = 0; i < kKernelCount; ++i) {
-        if (kKernels[i].type_ab == type_ab && kKernels[i].a_k_major == a_k_major &&
-            kKernels[i].b_k_major == b_k_major) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-// ---- launching -------------------------------------------------------------------------------
-
-// Widest global->shared copy, in elements, of an operand: MN-major runs of 4 (16-byte cp.async for
-// fp32, 8-byte loads for 16-bit); a K-major operand is copied one element at a time.
-constexpr int32_t max_vector(bool k_major) { return k_major ? 1 : kSmemVectorFloats; }
-
-// vec_a / vec_b (elements per copy) for an operand: see aligned_vector_width.
-constexpr int32_t vector_width(int32_t type, bool k_major, uint64_t address, int64_t ld, int64_t batch_stride) {
-    return aligned_vector_width(type == kF32 ? 4 : 2, max_vector(k_major), address, ld, batch_stride);
-}
-
-// Tile rows walked together by the grouped raster (kernels/common/raster.h): 8 tile rows of A
-// (8 x 128 rows) stay in L2 while the blocks in flight sweep across B.
-inline constexpr int32_t kRasterGroup = 8;
-
-using Launch = GemmLaunch;
-
-// Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
-// types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:
-// vec_a, vec_b, tiles_m, tiles_n, raster_group.  Returns the kernel and its launch geometry;
-// kernel is -1 (and p untouched) when type_ab has no kernel, the tiles do not fit one grid, or K
-// has 2^30 slices or more (K >= 2^34).
-inline Launch prepare_launch(GemmParams &p) {
-    const Launch none{-1, 0, 0, 0, 0};
-    const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0);
-    if (index < 0 || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
-    const KernelInfo &kernel = kKernels[index];
-    const TileConfig &config = kTileConfigs[kernel.config];
-    const int64_t tiles_m = (p.m + config.tile_m - 1) / config.tile_m;
-    const int64_t tiles_n = (p.n + config.tile_n - 1) / config.tile_n;
-    if (tiles_m > kMaxGridX / tiles_n || p.k / config.tile_k >= kMaxSlices) return none;
-    p.vec_a = vector_width(p.type_ab, kernel.a_k_major, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
-    p.vec_b = vector_width(p.type_ab, kernel.b_k_major, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
-    p.tiles_m = static_cast<int32_t>(tiles_m);
-    p.tiles_n = static_cast<int32_t>(tiles_n);
-    p.raster_group = kRasterGroup;
-    return {index, static_cast<uint32_t>(tiles_m * tiles_n),
-            static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
-            static_cast<uint32_t>(config.threads), kernel.dynamic_smem};
-}
 
 }  // namespace asyncgemm::simt

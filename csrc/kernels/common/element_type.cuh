@@ -1,0 +1,26 @@
+// Element types: the C++ type of a kernel list's input type word (kernel_list.h), and the DType of
+// an element type.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "kernels/common/kernel_list.h"
+#include "kernels/common/params.h"
+
+// The element type A and B are stored in; tf32 multiplies f32 elements.
+#define ASYNCGEMM_ELEMENT_f16 __half
+#define ASYNCGEMM_ELEMENT_bf16 __nv_bfloat16
+#define ASYNCGEMM_ELEMENT_tf32 float
+#define ASYNCGEMM_ELEMENT_f32 float
+
+namespace asyncgemm {
+
+template <typename T>
+constexpr DType kDTypeOf = kF32;
+template <>
+constexpr DType kDTypeOf<__half> = kF16;
+template <>
+constexpr DType kDTypeOf<__nv_bfloat16> = kBF16;
+
+}  // namespace asyncgemm

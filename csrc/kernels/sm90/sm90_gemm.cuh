@@ -1,0 +1,200 @@
+// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = alpha * A·B + beta * C with f16 or bf16 A and B
+// in any majors, or f32 A and B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and
+// D, batched; sm_90a only.
+//
+// Persistent and warp-specialized: one block per SM walks output tiles in grouped order
+// (kernels/common/persistent_scheduler.cuh).  Warpgroup 0 gives most of its registers away
+// (setmaxnreg) and one of its threads feeds a ring of shared stages with TMA loads (producer.cuh);
+// warpgroups 1 and 2 each multiply a part of the tile with wgmma.mma_async straight from the
+// swizzled stages (mainloop.cuh) and store it through shared memory with TMA (epilogue.cuh); a
+// 64 x 64 tile is warpgroup 1's alone.  Where the tiles are too few to fill the SMs, K is split into
+// ranges that are work items of their own and meet in a deterministic reduction
+// (kernels/common/split_k.cuh).  The producer runs ahead into the next tile while the consumers store
+// the last one, so loads overlap the epilogue; where a 16-bit tile has more chunks than the epilogue
+// has buffers, its last chunks are stored during the next tile's first K blocks, so the MMAs do not
+// wait for them either.
+//
+// This header is a translation unit's whole content but for its kernel lines: the build writes one
+// unit per input type and configuration of sm90_kernels.def, each line of which
+// ASYNCGEMM_SM90_KERNEL below turns into an extern "C" entry point for one pair of operand majors
+// (the wgmma transpose bits are immediates of the instruction).
+#include <cuda/ptx>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "kernels/common/element_type.cuh"
+#include "kernels/common/kernel_list.h"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/persistent_scheduler.cuh"
+#include "kernels/common/split_k.cuh"
+#include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/epilogue.cuh"
+#include "kernels/sm90/mainloop.cuh"
+#include "kernels/sm90/producer.cuh"
+#include "kernels/sm90/shared_storage.cuh"
+#include "kernels/sm90/sm90_params.h"
+#include "kernels/sm90/sm90_traits.h"
+
+namespace asyncgemm::sm90 {
+namespace {
+
+namespace ptx = cuda::ptx;
+
+// How a consumer stores its tiles, one way for the whole launch: two epilogues inlined behind a
+// per-tile branch, with 128 accumulators live across it, make ptxas spill hundreds of bytes.
+enum class Store {
+    Now,       // as each tile's mainloop ends: D of any type, without C
+    NowAddC,   // as each tile's mainloop ends, adding beta * C
+    Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
+               // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
+};
+
+struct NothingHeld {};
+
+// reduce_split_k's group: one consumer warpgroup, its named barrier, and its slot in shared memory
+// through which the leader's verdict reaches the others.
+struct WarpgroupGroup {
+    int barrier_id;
+    int *slot;
+    __device__ __forceinline__ void sync() const { named_barrier_sync(barrier_id, kWarpgroupThreads); }
+    __device__ __forceinline__ bool agree(bool leader_value) const {
+        if (threadIdx.x % kWarpgroupThreads == 0) *slot = leader_value;
+        sync();
+        return *slot != 0;
+    }
+};
+
+template <typename T, int Config, bool AKMajor, bool BKMajor, Store kStore>
+__device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kN = warpgroup_n(kC);
+    constexpr bool kDeferred = kStore == Store::Deferred;
+    constexpr bool kAddC = kStore == Store::NowAddC;
+    const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
+    const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
+    const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
+    const PersistentScheduler<Sm90Params> schedule(p);
+    RingPosition<kC.stages> slot;
+    EpilogueState state;
+    std::conditional_t<kDeferred, HeldChunks<T, Config>, NothingHeld> held;
+    for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
+        const WorkItem work = schedule.item(p, i);
+        const WorkTile &tile = work.place;
+        // Without a product (k_blocks == 0) acc stays unwritten and the epilogue, seeing alpha == 0,
+        // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
+        // keep both sets of 128 registers alive.
+        float acc[kN / 2];
+        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, work.blocks, wg, thread == 0, slot, [&](int) {
+            if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
+        });
+        // What a tile of fewer K blocks than the last one's held chunks left.
+        if constexpr (kDeferred) held.store_rest(p, smem, consumer, thread, state);
+        // Split-K (never with batches): the last range of the tile to finish stores the sum.
+        if (p.splits > 1) {
+            constexpr int kActive = consumers(kC);
+            constexpr int kVectors = kN / 8;
+            // float4s of each range loaded at once: all of a range's where the registers allow; beside
+            // 128 accumulators only 16 more registers fit unspilled.
+            constexpr int kLoadBatch = kN == 256 ? 4 : kVectors;
+            const int64_t group = work.tile * kActive + consumer;
+            float4 *const area = reinterpret_cast<float4 *>(p.partials) + group * p.splits * kVectors * kWarpgroupThreads;
+            if (!reduce_split_k<kWarpgroupThreads, kVectors, kLoadBatch>(
+                    acc, area, p.tile_counters + group, work.split, p.splits, thread,
+                    WarpgroupGroup{1 + consumer, &smem.split_last[consumer]}))
+                continue;
+        }
+        const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
+        const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
+        const int64_t batch = tile.batch;
+        if constexpr (kDeferred) {
+            store_tile<T, Config, false, HeldChunks<T, Config>::kFirst>(acc, p, smem, consumer, thread, row0, col0,
+                                                                          batch, alpha, state);
+            held.hold(acc, alpha, row0, col0, batch);
+        } else {
+            switch (p.type_cd) {
+            case kF32:
+                store_tile<float, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+                break;
+            case kF16:
+                store_tile<__half, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+                break;
+            default:
+                store_tile<__nv_bfloat16, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha,
+                                                         state);
+                break;
+            }
+        }
+    }
+    if constexpr (kDeferred) held.store_rest(p, smem, consumer, thread, state);
+    // The block's shared memory must outlive the last stores' reads of it; their writes to D need not
+    // land before the block exits (the grid's end makes them visible), so only the reads are awaited.
+    if (thread == 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
+}
+
+// The launch's way of storing (Store), chosen once: C or not, and D's type.
+template <typename T, int Config, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
+                                                    int consumer) {
+    if (p.beta != 0.f) {
+        consume<T, Config, AKMajor, BKMajor, Store::NowAddC>(p, smem, consumer);
+        return;
+    }
+    if constexpr (sizeof(T) == 2 && kTileChunks<T, Config> > kEpilogueBuffers) {
+        if (p.type_cd == kDTypeOf<T>) {
+            consume<T, Config, AKMajor, BKMajor, Store::Deferred>(p, smem, consumer);
+            return;
+        }
+    }
+    consume<T, Config, AKMajor, BKMajor, Store::Now>(p, smem, consumer);
+}
+
+template <typename T, int Config, bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    static_assert(!std::is_same_v<T, float> || (AKMajor && BKMajor), "tf32 operands are K-major");
+    constexpr TileConfig kC = kTileConfigs[Config];
+    extern __shared__ __align__(128) char dynamic_smem[];
+    constexpr int kActive = consumers(kC);
+    __shared__ uint64_t full[kC.stages], empty[kC.stages], c_loaded[kActive];
+    __shared__ int split_last[kActive];
+    char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
+    const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last};
+
+    const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
+    if (threadIdx.x == 0) {
+        init_barriers(full, 1);
+        init_barriers(empty, kActive);
+        init_barriers(c_loaded, 1);
+        publish_barrier_init();
+    }
+    __syncthreads();
+
+    // Each role ends in its own branch: code after a join would run under both register budgets.  A
+    // consumer warpgroup the configuration does not use takes the producer's branch and budget.
+    if (warpgroup == 0 || warpgroup > kActive) {
+        setmaxnreg_dec<kProducerRegisters>();
+        if (threadIdx.x == 0) produce<T, Config, AKMajor, BKMajor>(p, smem);
+    } else {
+        setmaxnreg_inc<kConsumerRegisters>();
+        consume_as_launched<T, Config, AKMajor, BKMajor>(p, smem, warpgroup - 1);
+    }
+#endif
+}
+
+}  // namespace
+}  // namespace asyncgemm::sm90
+
+// The entry point of one line of sm90_kernels.def: its name pasted from the line's words, its
+// configuration checked against the shape word.
+#define ASYNCGEMM_SM90_KERNEL(TYPE, SHAPE, CONFIG, A_MAJOR, B_MAJOR)                                          \
+    extern "C" __global__ void __launch_bounds__(asyncgemm::sm90::kThreads, 1)                                \
+        asyncgemm_sm90_gemm_##TYPE##_##SHAPE##_##A_MAJOR##B_MAJOR(                                            \
+            const __grid_constant__ asyncgemm::Sm90Params params) {                                           \
+        asyncgemm::sm90::sm90_gemm<ASYNCGEMM_ELEMENT_##TYPE, asyncgemm::sm90::kConfig##CONFIG,               \
+                                   ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR>(params);         \
+    }                                                                                                         \
+    static_assert(asyncgemm::sm90::shape_named(asyncgemm::sm90::kConfig##CONFIG, #SHAPE),                     \
+                  #SHAPE " is not the shape of configuration " #CONFIG);

@@ -1,0 +1,40 @@
+// The SIMT family's kernel table: csrc/kernels/simt/simt_kernels.def read as C++, so it lists exactly
+// the kernels the build compiled, under the names their entry points carry.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/kernel_list.h"
+#include "kernels/common/params.h"
+#include "kernels/simt/simt_traits.h"
+
+namespace asyncgemm::simt {
+
+struct KernelInfo {
+    const char *unit;       // the translation unit (and fatbin) that holds it
+    const char *name;       // extern "C" symbol in that unit
+    DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
+    bool a_k_major, b_k_major;
+    int config;             // index into kTileConfigs
+    uint32_t dynamic_smem;  // bytes of dynamic shared memory at launch
+};
+
+#define ASYNCGEMM_SIMT_KERNEL(TYPE, A_MAJOR, B_MAJOR)                                                        \
+    KernelInfo{"simt_" #TYPE, "asyncgemm_simt_gemm_" #TYPE "_" #A_MAJOR #B_MAJOR, ASYNCGEMM_DTYPE_##TYPE,     \
+               ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR, kConfig, smem_bytes(kTileConfigs[kConfig])},
+inline constexpr KernelInfo kKernels[] = {
+#include "kernels/simt/simt_kernels.def"
+};
+#undef ASYNCGEMM_SIMT_KERNEL
+inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
+
+// Index into kKernels of the kernel for these inputs, -1 if type_ab has none.
+constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major) {
+    for (int i = 0; i < kKernelCount; ++i) {
+        if (kKernels[i].type_ab == type_ab && kKernels[i].a_k_major == a_k_major && kKernels[i].b_k_major == b_k_major)
+            return i;
+    }
+    return -1;
+}
+
+}  // namespace asyncgemm::simt

@@ -1,0 +1,53 @@
+// The launch of one SIMT kernel (ALGO_SIMT): the fields of the parameter block only this family
+// reads, and the grid.  Plain C++17; tests/unit/test_simt_layout.cpp checks it.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/gemm_launch.h"
+#include "kernels/common/params.h"
+#include "kernels/simt/simt_traits.h"
+#include "plan/simt_kernels.h"
+
+namespace asyncgemm::simt {
+
+// Widest global->shared copy, in elements, of an operand: MN-major runs of 4 (16-byte cp.async for
+// fp32, 8-byte loads for 16-bit); a K-major operand is copied one element at a time.
+constexpr int32_t max_vector(bool k_major) { return k_major ? 1 : kSmemVectorFloats; }
+
+// vec_a / vec_b (elements per copy) for an operand: see aligned_vector_width.
+constexpr int32_t vector_width(int32_t type, bool k_major, uint64_t address, int64_t ld, int64_t batch_stride) {
+    return aligned_vector_width(type == kF32 ? 4 : 2, max_vector(k_major), address, ld, batch_stride);
+}
+
+// Tile rows walked together by the grouped raster (kernels/common/raster.h): 8 tile rows of A
+// (8 x 128 rows) stay in L2 while the blocks in flight sweep across B.
+inline constexpr int32_t kRasterGroup = 8;
+
+using Launch = GemmLaunch;
+
+// Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
+// types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:
+// vec_a, vec_b, tiles_m, tiles_n, raster_group.  Returns the kernel and its launch geometry;
+// kernel is -1 (and p untouched) when type_ab has no kernel, the tiles do not fit one grid, or K
+// has 2^30 slices or more (K >= 2^34).
+inline Launch prepare_launch(GemmParams &p) {
+    const Launch none{-1, 0, 0, 0, 0};
+    const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0);
+    if (index < 0 || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
+    const KernelInfo &kernel = kKernels[index];
+    const TileConfig &config = kTileConfigs[kernel.config];
+    const int64_t tiles_m = (p.m + config.tile_m - 1) / config.tile_m;
+    const int64_t tiles_n = (p.n + config.tile_n - 1) / config.tile_n;
+    if (tiles_m > kMaxGridX / tiles_n || p.k / config.tile_k >= kMaxSlices) return none;
+    p.vec_a = vector_width(p.type_ab, kernel.a_k_major, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
+    p.vec_b = vector_width(p.type_ab, kernel.b_k_major, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
+    p.tiles_m = static_cast<int32_t>(tiles_m);
+    p.tiles_n = static_cast<int32_t>(tiles_n);
+    p.raster_group = kRasterGroup;
+    return {index, static_cast<uint32_t>(tiles_m * tiles_n),
+            static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
+            static_cast<uint32_t>(config.threads), kernel.dynamic_smem};
+}
+
+}  // namespace asyncgemm::simt
