@@ -6,16 +6,13 @@
 #include <string>
 
 #include "asyncgemm.h"
+#include "capi/handle.h"
 #include "common/error.h"
 #include "plan/copy_plan.h"
 #include "plan/gemm_plan.h"
 #include "plan/kernel_table.h"
 #include "runtime/handle.h"
 #include "runtime/last_error.h"
-
-struct asyncgemm_handle_st {
-    std::unique_ptr<asyncgemm::Handle> impl;
-};
 
 namespace {
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "kernels/simt/simt_traits.h"
 #include "plan/self_check.h"
 #include "plan/simt_plan.h"
 #include "plan/sm100_plan.h"
@@ -116,6 +117,51 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: launch_sm90(handle, params, stream); return;
     case ASYNCGEMM_ALGO_SM100_TCGEN05: launch_sm100(handle, params, stream); return;
     default: fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string("no launcher for ") + algo_name(algo));
+    }
+}
+
+}  // namespace asyncgemm::plan
+
+namespace asyncgemm::plan {
+
+void gemm_with_config(const Handle &handle, const GemmArgs &args, KernelChoice choice, void *stream) {
+    if (args.algo == ASYNCGEMM_ALGO_AUTO)
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, "gemm_with_config: name the family's algorithm, not AUTO");
+    validate(args);
+    if (!loaded(handle, args.algo))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " is not available on " +
+                                                 handle.device().name + " in this build");
+    const GemmParams params = canonicalize(args);
+    check_forced(handle, args.algo, params);
+    if (is_empty(args)) return;
+    const auto refuse = [&] {
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " has no configuration " +
+                                                 std::to_string(choice.config));
+    };
+    switch (args.algo) {
+    case ASYNCGEMM_ALGO_SIMT:
+        if (choice.config != simt::kConfig) refuse();
+        launch_simt(handle, params, stream);
+        return;
+    case ASYNCGEMM_ALGO_ASYNC_COPY:
+    case ASYNCGEMM_ALGO_PIPELINED:
+        // ASYNC_COPY is the one-stage configuration, PIPELINED every other.
+        if (choice.config < 0 || choice.config >= sm80::kTileConfigCount ||
+            (sm80::kTileConfigs[choice.config].stages == 1) != (args.algo == ASYNCGEMM_ALGO_ASYNC_COPY))
+            refuse();
+        launch_sm80_choice(handle, params, choice, stream);
+        return;
+    case ASYNCGEMM_ALGO_SM90_TMA_WGMMA:
+        if (choice.config < 0 || choice.config >= sm90::kTileConfigCount) refuse();
+        launch_sm90_choice(handle, params, choice, stream);
+        return;
+    case ASYNCGEMM_ALGO_SM100_TCGEN05:
+        if (choice.config != 0) refuse();
+        if (!sm100_self_check_passed(handle, stream))
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " has not passed its self-check");
+        launch_sm100(handle, params, stream);
+        return;
+    default: fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string("no launcher for ") + algo_name(args.algo));
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include "asyncgemm.h"
 #include "plan/gemm_args.h"
+#include "plan/split_k.h"
 #include "runtime/handle.h"
 
 namespace asyncgemm::plan {
@@ -14,5 +15,13 @@ bool algo_available(const Handle &handle, asyncgemm_algo_t algo);
 // Validates, chooses the algorithm (args.algo, or the best available one for AUTO), and launches on
 // `stream`.  Throws Error without launching anything when the call cannot be served.
 void gemm(const Handle &handle, const GemmArgs &args, void *stream);
+
+// The GPU kernel tests' way to a kernel (not exported; the shipped library reaches kernels through
+// gemm alone): `args`, checked as gemm checks it, is served by the family of args.algo with tile
+// configuration choice.config, K cut into choice.splits ranges (0: that configuration's heuristic
+// split; families that never split ignore it).  NOT_SUPPORTED when the family has no such
+// configuration, no kernel of it for the problem's types and majors, or none that runs on the
+// handle's device: a forced configuration never falls back to another.
+void gemm_with_config(const Handle &handle, const GemmArgs &args, KernelChoice choice, void *stream);
 
 }  // namespace asyncgemm::plan

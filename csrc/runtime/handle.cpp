@@ -14,6 +14,7 @@
 #include "driver/errors.h"
 #include "runtime/fatbin_contents.h"
 #include "runtime/fatbins.h"
+#include "runtime/launch_trace.h"
 #include "runtime/libraries.h"
 #include "runtime/workspace.h"
 
@@ -304,6 +305,7 @@ void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem,
     config.hStream = cu_stream;
     void *args[] = {const_cast<void *>(params)};
     check(api.cuLaunchKernelEx(&config, loaded.function, args, nullptr), "cuLaunchKernelEx");
+    record_launch(loaded.spec.name);
 }
 
 }  // namespace asyncgemm

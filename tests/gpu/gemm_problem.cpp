@@ -70,6 +70,7 @@ std::string GemmCase::describe() const {
         s << " offset=" << (offset_a ? "a" : "") << (offset_b ? "b" : "") << (offset_c ? "c" : "")
           << (offset_d ? "d" : "");
     s << " alpha=" << alpha << " beta=" << beta << " c=" << c_source_name(c_source);
+    if (nan_operands) s << " NaN A and B";
     return s.str();
 }
 
@@ -149,8 +150,10 @@ void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
                 for (int64_t col = 0; col < x.layout.cols; ++col)
                     x.host.set(static_cast<size_t>(x.index(batch, row, col)), random_value(rng));
     };
-    fill_windows(a_, matrices(case_.broadcast_a, case_.batch_count));
-    fill_windows(b_, matrices(case_.broadcast_b, case_.batch_count));
+    if (!case_.nan_operands) {
+        fill_windows(a_, matrices(case_.broadcast_a, case_.batch_count));
+        fill_windows(b_, matrices(case_.broadcast_b, case_.batch_count));
+    }
     a_.device.upload(a_.host.data(), stream);
     b_.device.upload(b_.host.data(), stream);
     if (case_.c_source == CSource::Buffer) fill_windows(c_, matrices(case_.broadcast_c, case_.batch_count));
@@ -160,25 +163,42 @@ void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
     d_.device.upload(d_.host.data(), stream);
 }
 
-asyncgemm_status_t GemmProblem::launch(asyncgemm_handle_t handle, cudaStream_t stream) const {
+GemmCall GemmProblem::call() const {
     const GemmCase &c = case_;
     const void *c_ptr = nullptr;
-    int64_t ldc = c_.layout.ld, stride_c = c_.stride;
+    int64_t stride_c = c_.stride;
     if (c.c_source == CSource::SameAsD) {
         c_ptr = d_.base();
         stride_c = d_.stride;
     } else if (c_has_buffer(c)) {
         c_ptr = c_.base();
     }
-    void *d_ptr = d_.base();
-    if (!c.batched_api)
-        return asyncgemm_gemm(handle, c.order, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, a_.base(), c.type_ab,
-                              a_.layout.ld, b_.base(), c.type_ab, b_.layout.ld, c.beta, c_ptr, c.type_cd, ldc, d_ptr,
-                              c.type_cd, d_.layout.ld, c.algo, stream);
-    return asyncgemm_gemm_strided_batched(handle, c.order, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, a_.base(),
-                                          c.type_ab, a_.layout.ld, a_.stride, b_.base(), c.type_ab, b_.layout.ld,
-                                          b_.stride, c.beta, c_ptr, c.type_cd, ldc, stride_c, d_ptr, c.type_cd,
-                                          d_.layout.ld, d_.stride, c.batch_count, c.algo, stream);
+    const bool batched = c.batched_api;
+    return {c.order, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha,
+            a_.base(), a_.layout.ld, batched ? a_.stride : 0,
+            b_.base(), b_.layout.ld, batched ? b_.stride : 0,
+            c.beta, c_ptr, c_.layout.ld, batched ? stride_c : 0,
+            d_.base(), d_.layout.ld, batched ? d_.stride : 0,
+            c.type_ab, c.type_cd, batched ? c.batch_count : 1, c.algo};
+}
+
+namespace {
+
+// The API call with `x`'s arguments: asyncgemm_gemm, or its strided-batched form.
+asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, bool batched, cudaStream_t stream) {
+    if (!batched)
+        return asyncgemm_gemm(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab, x.lda, x.b,
+                              x.type_ab, x.ldb, x.beta, x.c, x.type_cd, x.ldc, x.d, x.type_cd, x.ldd, x.algo, stream);
+    return asyncgemm_gemm_strided_batched(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab,
+                                          x.lda, x.stride_a, x.b, x.type_ab, x.ldb, x.stride_b, x.beta, x.c,
+                                          x.type_cd, x.ldc, x.stride_c, x.d, x.type_cd, x.ldd, x.stride_d,
+                                          x.batch_count, x.algo, stream);
+}
+
+}  // namespace
+
+asyncgemm_status_t GemmProblem::launch(asyncgemm_handle_t handle, cudaStream_t stream) const {
+    return call_api(handle, call(), case_.batched_api, stream);
 }
 
 std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double tolerance) const {
@@ -215,8 +235,9 @@ std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double 
             }
         }
         for (int64_t j = 0; j < n; ++j) {
-            double want = double(c.alpha) * row[j];
-            double magnitude = std::abs(double(c.alpha)) * row_magnitude[j];
+            // As in BLAS, alpha = 0 means no product at all (NaN operands included).
+            double want = c.alpha != 0.0f ? double(c.alpha) * row[j] : 0.0;
+            double magnitude = c.alpha != 0.0f ? std::abs(double(c.alpha)) * row_magnitude[j] : 0.0;
             if (reads_c) {
                 const double c_ij = double(c.beta) * c_operand.host.value(c_operand.index(batch, i, j));
                 want += c_ij;
@@ -289,11 +310,11 @@ std::vector<unsigned char> GemmProblem::d_bytes(cudaStream_t stream) const {
     return bytes;
 }
 
-std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &rng, cudaStream_t stream,
-                     asyncgemm_math_t math, bool *refused) {
+std::string run_gemm_with(const std::function<asyncgemm_status_t(const GemmCall &)> &launch, const GemmCase &gemm_case,
+                          Rng &rng, cudaStream_t stream, asyncgemm_math_t math, bool *refused) {
     GemmProblem problem(gemm_case);
     problem.fill(rng, stream);
-    const asyncgemm_status_t status = problem.launch(handle, stream);
+    const asyncgemm_status_t status = launch(problem.call());
     const std::string message = asyncgemm_last_error();
     const std::string message_failure = status == ASYNCGEMM_STATUS_SUCCESS ? "" : check_last_error();
     *refused = status != ASYNCGEMM_STATUS_SUCCESS;
@@ -307,6 +328,12 @@ std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &
         failure = std::string("returned ") + asyncgemm_status_string(status) + ": " + message;
     }
     return failure.empty() ? "" : gemm_case.describe() + "\n  " + failure;
+}
+
+std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &rng, cudaStream_t stream,
+                     asyncgemm_math_t math, bool *refused) {
+    const auto api = [&](const GemmCall &x) { return call_api(handle, x, gemm_case.batched_api, stream); };
+    return run_gemm_with(api, gemm_case, rng, stream, math, refused);
 }
 
 }  // namespace agtest

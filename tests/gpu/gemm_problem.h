@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct GemmCase {
     bool aligned16 = false;
     float alpha = 1.0f, beta = 0.0f;
     CSource c_source = CSource::Null;
+    bool nan_operands = false;  // A and B hold NaN everywhere: for alpha = 0, which must not read them
 
     std::string describe() const;
 };
@@ -58,6 +60,27 @@ GemmCase random_gemm_case(Rng &rng, int64_t max_dim);
 // Relative Frobenius error allowed for D: fp32 accumulation of exact products, then D's rounding.
 double gemm_tolerance(asyncgemm_dtype_t type_ab, asyncgemm_dtype_t type_cd, asyncgemm_math_t math);
 
+// The arguments of the call a case makes, as asyncgemm_gemm_strided_batched takes them (a
+// non-batched case has batch_count 1 and zero strides).
+struct GemmCall {
+    asyncgemm_order_t order;
+    asyncgemm_op_t op_a, op_b;
+    int64_t m, n, k;
+    float alpha;
+    const void *a;
+    int64_t lda, stride_a;
+    const void *b;
+    int64_t ldb, stride_b;
+    float beta;
+    const void *c;
+    int64_t ldc, stride_c;
+    void *d;
+    int64_t ldd, stride_d;
+    asyncgemm_dtype_t type_ab, type_cd;
+    int64_t batch_count;
+    asyncgemm_algo_t algo;
+};
+
 class GemmProblem {
 public:
     explicit GemmProblem(const GemmCase &gemm_case);
@@ -67,6 +90,9 @@ public:
     // Fresh random inputs rounded to their dtypes, a poisoned D (holding C's values in its windows
     // when in place), all uploaded on `stream`.
     void fill(Rng &rng, cudaStream_t stream);
+
+    // The call's arguments, pointing at this problem's buffers.
+    GemmCall call() const;
 
     // The API call; asynchronous, like the library.
     asyncgemm_status_t launch(asyncgemm_handle_t handle, cudaStream_t stream) const;
@@ -109,5 +135,10 @@ private:
 // went wrong, starting with the case.  *refused tells which of the two happened.
 std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &rng, cudaStream_t stream,
                      asyncgemm_math_t math, bool *refused);
+
+// The same with the call made by `launch` (the kernel tests' way into the library), whose status
+// and asyncgemm_last_error() are judged as the API's.
+std::string run_gemm_with(const std::function<asyncgemm_status_t(const GemmCall &)> &launch, const GemmCase &gemm_case,
+                          Rng &rng, cudaStream_t stream, asyncgemm_math_t math, bool *refused);
 
 }  // namespace agtest

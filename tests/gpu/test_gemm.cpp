@@ -119,19 +119,24 @@ TEST_CASE("k = 0 gives D = beta * C, or zeros without C") {
             }
 }
 
-TEST_CASE("alpha = 0 gives D = beta * C") {
+TEST_CASE("alpha = 0 gives D = beta * C and reads neither A nor B") {
     Rng rng = rng_for("gemm alpha=0");
-    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
-        GemmCase c;
-        c.algo = algo;
-        c.m = 65;
-        c.n = 31;
-        c.k = 129;
-        c.alpha = 0.0f;
-        c.beta = 2.0f;
-        c.c_source = CSource::Buffer;
-        check_gemm(c, rng, nullptr);
-    }
+    // A and B hold NaN everywhere: a family that multiplies them, even by 0, leaves NaN in D.
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_dtype_t type_ab : kDtypes) {
+            GemmCase c;
+            c.algo = algo;
+            c.type_ab = type_ab;
+            c.type_cd = type_ab;
+            c.m = 65;
+            c.n = 31;
+            c.k = 129;
+            c.alpha = 0.0f;
+            c.beta = 2.0f;
+            c.c_source = CSource::Buffer;
+            c.nan_operands = true;
+            check_gemm(c, rng, nullptr);
+        }
 }
 
 TEST_CASE("m = 0 or n = 0 succeeds and leaves D untouched") {

@@ -92,13 +92,13 @@ public:
         *reinterpret_cast<uint4 *>(d_ + row * ldd_ + col) = bits;
     }
 
-    // The element v at (row, col), if it lies in D.
-    template <bool WithC>
+    // The element v at (row, col), if it lies in D: the edge tiles' path, where a test of C per
+    // element costs little beside the bounds checks and saves compiling the path twice.
     __device__ __forceinline__ void store_checked(int row, int col, float v) const {
         if (row < rows_left_ && col < cols_left_) {
             const float product = scaled_product(alpha_, v);
             d_[row * ldd_ + col] =
-                from_float<TOut>(WithC ? plus_scaled_c(product, beta_, to_float(c_[row * ldc_ + col])) : product);
+                from_float<TOut>(c_ != nullptr ? plus_scaled_c(product, beta_, to_float(c_[row * ldc_ + col])) : product);
         }
     }
 
@@ -217,23 +217,20 @@ __device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, cons
             }
         });
     } else {
-        out.with_c([&](auto c) {
-            constexpr bool kWithC = decltype(c)::value;
 #pragma unroll
-            for (int i = 0; i < kTilesM; ++i) {
+        for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const int row = kMmaM * i + 8 * half;
-                    if (!out.row_inside(row)) continue;
+            for (int half = 0; half < 2; ++half) {
+                const int row = kMmaM * i + 8 * half;
+                if (!out.row_inside(row)) continue;
 #pragma unroll
-                    for (int j = 0; j < kTilesN; ++j) {
-                        const float *acc = &warp.acc[i][j][2 * half];
-                        out.template store_checked<kWithC>(row, kMmaN * j, acc[0]);
-                        out.template store_checked<kWithC>(row, kMmaN * j + 1, acc[1]);
-                    }
+                for (int j = 0; j < kTilesN; ++j) {
+                    const float *acc = &warp.acc[i][j][2 * half];
+                    out.store_checked(row, kMmaN * j, acc[0]);
+                    out.store_checked(row, kMmaN * j + 1, acc[1]);
                 }
             }
-        });
+        }
     }
 }
 

@@ -1,0 +1,235 @@
+// Every kernel of the table, launched on purpose and checked to be the one that ran.  The GEMM
+// kernels go through the planner's test entry (plan::gemm_with_config: a family, a configuration,
+// a split), the copy kernels through asyncgemm_copy2d with their algorithm named; a LaunchTrace
+// (runtime/launch_trace.h) records what was launched.  Each GEMM kernel computes tails of every
+// tile dimension, in-place C, alpha = 0 over NaN operands, a batch, and K split three ways where
+// its family splits, against the fp64 reference.  This binary links the library's objects rather
+// than libasyncgemm.so, to reach those internals.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "capi/handle.h"
+#include "common/error.h"
+#include "copy_problem.h"
+#include "gemm_problem.h"
+#include "plan/copy_kernels.h"
+#include "plan/gemm_plan.h"
+#include "plan/kernel_table.h"
+#include "plan/simt_kernels.h"
+#include "plan/sm100_kernels.h"
+#include "plan/sm80_kernels.h"
+#include "plan/sm90_kernels.h"
+#include "runtime/launch_trace.h"
+#include "test_env.h"
+
+using namespace agtest;
+namespace ag = asyncgemm;
+
+namespace {
+
+ag::Handle &handle() { return *test_env().handle->impl; }
+
+// One kernel of the table as the test forces it.
+struct Forced {
+    const char *name;
+    asyncgemm_algo_t algo;
+    int config;
+    asyncgemm_dtype_t type_ab;  // f32 for tf32 kernels (run in TF32 math mode) and SIMT's f32 ones
+    bool tf32;
+    bool a_k_major, b_k_major;
+    bool splits;  // the family splits K
+    size_t table_index;
+};
+
+asyncgemm_dtype_t public_dtype(int32_t dtype) { return static_cast<asyncgemm_dtype_t>(dtype); }
+
+std::vector<Forced> gemm_kernels() {
+    std::vector<Forced> kernels;
+    const size_t simt = ag::plan::family_base(ag::Family::Simt);
+    for (int i = 0; i < ag::simt::kKernelCount; ++i) {
+        const auto &k = ag::simt::kKernels[i];
+        kernels.push_back({k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, k.a_k_major,
+                           k.b_k_major, false, simt + i});
+    }
+    const size_t sm80 = ag::plan::family_base(ag::Family::Sm80);
+    for (int i = 0; i < ag::sm80::kKernelCount; ++i) {
+        const auto &k = ag::sm80::kKernels[i];
+        const bool async_copy = ag::sm80::kTileConfigs[k.config].stages == 1;
+        kernels.push_back({k.name, async_copy ? ASYNCGEMM_ALGO_ASYNC_COPY : ASYNCGEMM_ALGO_PIPELINED, k.config,
+                           public_dtype(k.type_ab), k.type_ab == ag::kF32, k.a_k_major, k.b_k_major, true, sm80 + i});
+    }
+    const size_t sm90 = ag::plan::family_base(ag::Family::Sm90);
+    for (int i = 0; i < ag::sm90::kKernelCount; ++i) {
+        const auto &k = ag::sm90::kKernels[i];
+        kernels.push_back({k.name, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, k.config, public_dtype(k.type_ab),
+                           k.type_ab == ag::kF32, k.a_k_major, k.b_k_major, true, sm90 + i});
+    }
+    const size_t sm100 = ag::plan::family_base(ag::Family::Sm100);
+    for (int i = 0; i < ag::sm100::kKernelCount; ++i) {
+        const auto &k = ag::sm100::kKernels[i];
+        // Any majors (they are bits of the instruction descriptor): the test takes two pairs.
+        for (bool a : {true, false})
+            kernels.push_back({k.name, ASYNCGEMM_ALGO_SM100_TCGEN05, 0, public_dtype(k.type_ab),
+                               k.type_ab == ag::kF32, a, !a, false, sm100 + i});
+    }
+    return kernels;
+}
+
+// The problems each GEMM kernel computes: row-major, so op N makes A K-major and op T makes B
+// K-major.  Leading dimensions 16-byte aligned (the TMA families need them).
+std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
+    GemmCase base;
+    base.algo = k.algo;
+    base.type_ab = k.type_ab;
+    base.order = ASYNCGEMM_ORDER_ROW;
+    base.op_a = k.a_k_major ? ASYNCGEMM_OP_N : ASYNCGEMM_OP_T;
+    base.op_b = k.b_k_major ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+    base.aligned16 = true;
+    std::vector<GemmCase> cases;
+    const asyncgemm_dtype_t outputs[] = {ASYNCGEMM_R_32F, ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF};
+    // Tails of every tile dimension, C added, each output type.
+    for (int i = 0; i < 3; ++i) {
+        GemmCase c = base;
+        c.type_cd = outputs[i];
+        c.m = uniform(rng, 1, 300);
+        c.n = uniform(rng, 1, 300);
+        c.k = uniform(rng, 1, 700);
+        c.c_source = i == 1 ? CSource::SameAsD : CSource::Buffer;
+        c.alpha = 1.25f;
+        c.beta = -0.5f;
+        cases.push_back(c);
+    }
+    // alpha = 0: A and B are never read (their padding is NaN, and so is every element here: see
+    // GemmProblem), D = beta * C.
+    GemmCase no_product = base;
+    no_product.type_cd = ASYNCGEMM_R_32F;
+    no_product.m = 65, no_product.n = 130, no_product.k = 200;
+    no_product.alpha = 0.0f;
+    no_product.beta = 2.0f;
+    no_product.c_source = CSource::Buffer;
+    cases.push_back(no_product);
+    // A batch, B broadcast.
+    GemmCase batch = base;
+    batch.type_cd = ASYNCGEMM_R_16BF;
+    batch.m = 70, batch.n = 90, batch.k = 130, batch.batch_count = 3;
+    batch.batched_api = true;
+    batch.broadcast_b = true;
+    cases.push_back(batch);
+    return cases;
+}
+
+ag::plan::GemmArgs args_of(const GemmCall &x) {
+    ag::plan::GemmArgs args;
+    args.order = x.order;
+    args.op_a = x.op_a, args.op_b = x.op_b;
+    args.m = x.m, args.n = x.n, args.k = x.k;
+    args.alpha = x.alpha, args.beta = x.beta;
+    args.a = x.a, args.type_a = x.type_ab, args.lda = x.lda, args.stride_a = x.stride_a;
+    args.b = x.b, args.type_b = x.type_ab, args.ldb = x.ldb, args.stride_b = x.stride_b;
+    args.c = x.c, args.type_c = x.type_cd, args.ldc = x.ldc, args.stride_c = x.stride_c;
+    args.d = x.d, args.type_d = x.type_cd, args.ldd = x.ldd, args.stride_d = x.stride_d;
+    args.batch_count = x.batch_count;
+    args.algo = x.algo;
+    return args;
+}
+
+// Runs `c` through kernel `k` forced with `splits` and checks D and that k alone ran.
+void check_forced(const Forced &k, const GemmCase &c, int splits, Rng &rng, cudaStream_t stream) {
+    std::vector<std::string> launched;
+    const auto launch = [&](const GemmCall &call) {
+        ag::LaunchTrace trace;
+        try {
+            ag::plan::gemm_with_config(handle(), args_of(call), {k.config, splits}, stream);
+        } catch (const ag::Error &e) {
+            return e.status();
+        }
+        launched = trace.kernels();
+        return ASYNCGEMM_STATUS_SUCCESS;
+    };
+    bool refused = false;
+    const asyncgemm_math_t math = k.tf32 ? ASYNCGEMM_MATH_TF32 : ASYNCGEMM_MATH_DEFAULT;
+    handle().set_math_mode(math);
+    const std::string failure = run_gemm_with(launch, c, rng, stream, math, &refused);
+    handle().set_math_mode(ASYNCGEMM_MATH_DEFAULT);
+    CAPTURE(c.describe());
+    CAPTURE(splits);
+    CHECK_MESSAGE(failure == "", failure);
+    CHECK_FALSE(refused);
+    REQUIRE(!launched.empty());
+    for (const std::string &name : launched) CHECK(name == k.name);
+}
+
+}  // namespace
+
+TEST_SUITE("kernels") {
+
+TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that ran") {
+    Rng rng = rng_for("forced kernels");
+    Stream stream;
+    int ran = 0, not_here = 0;
+    for (const Forced &k : gemm_kernels()) {
+        CAPTURE(k.name);
+        if (!handle().kernel_available(k.table_index) || !handle().family_available(ag::Family::Sm100) &&
+                                                             k.algo == ASYNCGEMM_ALGO_SM100_TCGEN05) {
+            ++not_here;
+            continue;
+        }
+        for (const GemmCase &c : cases_for(k, rng)) check_forced(k, c, 1, rng, stream.get());
+        if (k.splits) {
+            // K of 48 blocks and more in three ranges, on few tiles.
+            GemmCase split = cases_for(k, rng).front();
+            split.m = 100, split.n = 70, split.k = 3100;
+            check_forced(k, split, 3, rng, stream.get());
+        }
+        ++ran;
+    }
+    MESSAGE(ran << " GEMM kernels forced and checked; " << not_here << " cannot run on this device");
+    CHECK(ran > 0);
+}
+
+TEST_CASE("a forced configuration that has no kernel for the problem is refused, never replaced") {
+    Stream stream;
+    GemmCase c;
+    c.algo = ASYNCGEMM_ALGO_PIPELINED;
+    c.type_ab = ASYNCGEMM_R_32F;  // tf32 has no 128 x 256 kernel
+    c.type_cd = ASYNCGEMM_R_32F;
+    c.op_b = ASYNCGEMM_OP_T;
+    c.m = c.n = c.k = 64;
+    handle().set_math_mode(ASYNCGEMM_MATH_TF32);
+    GemmProblem problem(c);
+    Rng rng = rng_for("forced refusal");
+    problem.fill(rng, stream.get());
+    ag::LaunchTrace trace;
+    CHECK_THROWS_AS(ag::plan::gemm_with_config(handle(), args_of(problem.call()), {ag::sm80::kConfigWide, 1},
+                                               stream.get()),
+                    ag::Error);
+    handle().set_math_mode(ASYNCGEMM_MATH_DEFAULT);
+    CHECK(trace.kernels().empty());
+    CHECK(problem.verify_untouched(stream.get()) == "");
+}
+
+TEST_CASE("every copy kernel, named by its algorithm, is the one that ran") {
+    Rng rng = rng_for("copy kernels");
+    Stream stream;
+    for (const ag::copy::KernelInfo &k : ag::copy::kKernels) {
+        CAPTURE(k.name);
+        if (k.algo == ASYNCGEMM_COPY_TMA && test_env().cc_major < 9) continue;
+        CopyCase c;
+        c.dtype = k.elem_bytes == 4 ? ASYNCGEMM_R_32F : ASYNCGEMM_R_16BF;
+        c.op = k.transpose ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+        c.algo = k.algo;
+        c.rows = 200, c.cols = 136;  // 16-byte rows for every algorithm
+        bool refused = false;
+        ag::LaunchTrace trace;
+        const std::string failure = run_copy(test_env().handle, c, rng, stream.get(), &refused);
+        CHECK_MESSAGE(failure == "", failure);
+        CHECK_FALSE(refused);
+        REQUIRE(!trace.kernels().empty());
+        for (const std::string &name : trace.kernels()) CHECK(name == k.name);
+    }
+}
+
+}  // TEST_SUITE
