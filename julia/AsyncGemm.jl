@@ -3,7 +3,8 @@
 
 Matrix products and tiled copies of `CuArray`s through libasyncgemm, on CUDA.jl's task-local
 stream. Column-major throughout: `Transpose` and `Adjoint` of real matrices are read transposed
-in place, never copied.
+in place, never copied. Float32 products follow `CUDA.math_mode()` as CUDA.jl's cuBLAS does (TF32
+under `FAST_MATH`) unless the task chooses with [`set_math_mode!`](@ref).
 
     using CUDA, AsyncGemm
     A = CUDA.rand(Float16, 4096, 4096); B = CUDA.rand(Float16, 4096, 4096)
@@ -20,12 +21,7 @@ using Libdl
 using Preferences: load_preference
 using BFloat16s: BFloat16
 
-# CUDA.jl 6 moved arrays and the driver layer into CUDACore (which CUDA re-exports); 5.x has them
-# in CUDA itself. Either way GPUToolbox, which provides @gcsafe_ccall, is loaded there.
-const CUDACore = isdefined(CUDA, :CUDACore) ? CUDA.CUDACore : CUDA
-using .CUDACore: CuArray, StridedCuArray, CuPtr, CU_NULL, CuContext, CUstream, context, stream,
-                 initialize_context
-using .CUDACore.GPUToolbox: @gcsafe_ccall
+include("compat.jl")  # CUDA.jl's names and @gcsafe_ccall, in every admitted CUDA.jl version
 
 public matmul!, matmul, copy2d!, algorithms, version, functional, set_math_mode!, math_mode,
        set_autotune!, AsyncGemmError
@@ -34,6 +30,7 @@ include("library.jl")
 include("libasyncgemm.jl")
 include("error.jl")
 include("options.jl")
+include("math_mode.jl")
 include("handles.jl")
 include("operand.jl")
 include("matmul.jl")

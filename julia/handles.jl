@@ -1,38 +1,35 @@
 # Library handles, cached per CUDA context.
 #
-# cuBLAS handles hold a stream and are not thread-safe, so CUDA.jl gives each task its own.
-# An asyncgemm handle is thread-safe, takes the stream per call and loads every kernel when it is
-# created, so one per context serves every task. Its one piece of state, the math mode, is a
-# task's choice here (like CUDA.math_mode!), so a context has up to one handle per math mode and
-# a task picks the one its mode names. Autotuning, by contrast, is one process-wide switch: its
-# tuned winners are shared by every handle on a GPU model anyway. Handles are created on first use
-# and destroyed at exit.
+# cuBLAS handles hold a stream and are not thread-safe, so CUDA.jl gives each task its own (taken
+# from an idle pool, given back by a finalizer when the task or its state goes). An asyncgemm
+# handle is thread-safe, takes the stream per call and loads every kernel when it is created, so
+# one per context serves every task, and there is no per-task state to finalize. Its one piece of
+# state, the math mode, is a task's choice (math_mode.jl), so a context has up to one handle per
+# math mode and a task picks the one its mode names. Autotuning, by contrast, is one process-wide
+# switch: its tuned winners are shared by every handle on a GPU model anyway. Handles are created
+# on first use and destroyed at exit.
+#
+# A context can be destroyed under its handles: by CUDA.device_reset! up to CUDA.jl 6.2.0 (from
+# 6.2.1 a no-op: primary contexts then live as long as the process), or by CUDA.unsafe_destroy! of
+# a context of one's own. As in CUDA.jl's cuBLAS handle cache, handles are keyed by CuContext, which
+# holds the driver's unique context ID (cuCtxGetId; libasyncgemm needs a CUDA 12 driver, which has
+# it) besides the CUcontext pointer: the context that replaces a destroyed one never equals it,
+# even where the driver hands out the same pointer again, so the new context's first call creates
+# a handle rather than finding the old one. (Wherever device_reset! resets, up to 6.2.0, CUDA.jl's
+# context() notices that the task's context is gone and gives the task the new one.)
+# The handles of destroyed contexts (isvalid) are dropped whenever a handle is created or
+# autotuning switched, and at exit only handles of live contexts are destroyed: asyncgemm_destroy
+# frees the handle's scratch memory inside its context, and a new context may have the old one's
+# pointer and addresses. CUDA.jl's handle destructors likewise skip destroyed contexts (up to 6.2.0
+# with context!(ctx; skip_destroyed=true)).
+# A dropped handle's host memory (its kernel table) stays allocated; its device memory went with
+# the context.
 
 const handles = Dict{Tuple{CuContext,asyncgemm_math_t},Ptr{Cvoid}}()
 const handles_lock = ReentrantLock()
 
-const MATH_MODE_KEY = :AsyncGemmMathMode
-
 # The last set_autotune! choice; `nothing` leaves every handle as ASYNCGEMM_AUTOTUNE set it.
 const autotune = Ref{Union{Nothing,Bool}}(nothing)
-
-"""
-    AsyncGemm.set_math_mode!(mode::Symbol)
-
-Let the calling task's products of Float32 matrices use TF32 tensor cores (`:tf32`), or keep
-them exact fp32 (`:default`, the default). Like `CUDA.math_mode!`, it applies to the calling task.
-"""
-function set_math_mode!(mode::Symbol)
-    task_local_storage(MATH_MODE_KEY, option(MATH_MODES, mode, "mode"))
-    return
-end
-
-"""
-    AsyncGemm.math_mode() -> Symbol
-
-The calling task's math mode: `:default` or `:tf32` (see [`set_math_mode!`](@ref)).
-"""
-math_mode() = findfirst(==(task_math_mode()), MATH_MODES)
 
 """
     AsyncGemm.set_autotune!(enable::Bool)
@@ -48,19 +45,25 @@ function set_autotune!(enable::Bool)
     require_library()
     @lock handles_lock begin
         autotune[] = enable
+        forget_destroyed_contexts!()
         foreach(h -> check(asyncgemm_set_autotune(h, enable)), values(handles))
     end
     return
 end
-
-task_math_mode() = get(task_local_storage(), MATH_MODE_KEY, ASYNCGEMM_MATH_DEFAULT)::asyncgemm_math_t
 
 # The handle for the task's context and math mode (asyncgemm_create binds the current context,
 # which its binding makes the task's).
 function handle()
     require_library()
     key = (context(), task_math_mode())
-    @lock handles_lock get!(() -> create_handle(key[2]), handles, key)
+    @lock handles_lock begin
+        h = get(handles, key, C_NULL)
+        if h == C_NULL
+            forget_destroyed_contexts!()
+            h = handles[key] = create_handle(key[2])
+        end
+        h
+    end
 end
 
 function create_handle(mode::asyncgemm_math_t)
@@ -78,10 +81,15 @@ function create_handle(mode::asyncgemm_math_t)
     return ref[]
 end
 
-# Destroying a handle needs no context (its context may be gone by exit: it only drops references).
+# Drops, without destroying, the handles of contexts that no longer exist. Call with handles_lock.
+forget_destroyed_contexts!() = filter!(entry -> CUDACore.isvalid(first(entry.first)), handles)
+
+# At exit: destroys the handles whose contexts still exist and drops the rest.
 function destroy_handles()
     @lock handles_lock begin
-        foreach(asyncgemm_destroy, values(handles))
+        for ((ctx, _), h) in handles
+            CUDACore.isvalid(ctx) && asyncgemm_destroy(h)
+        end
         empty!(handles)
     end
 end

@@ -14,6 +14,9 @@ const OPS = (N=ASYNCGEMM_OP_N, T=ASYNCGEMM_OP_T)
 
 const MATH_MODES = (default=ASYNCGEMM_MATH_DEFAULT, tf32=ASYNCGEMM_MATH_TF32)
 
+# What set_math_mode! takes: a mode, or `:auto` (nothing) to follow CUDA.math_mode().
+const MATH_SETTINGS = (; auto=nothing, MATH_MODES...)
+
 # The enumerator `options` names `key`; `what` names the keyword in the error.
 function option(options::NamedTuple, key::Symbol, what::AbstractString)
     haskey(options, key) && return options[key]

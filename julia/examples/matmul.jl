@@ -97,7 +97,9 @@ function run_workload(w::Workload, algorithms)
 end
 
 function main()
-    println("$(CUDA.device()), libasyncgemm $(AsyncGemm.version()), CUDA.jl math mode $(CUDA.math_mode())")
+    # Float32 rows compare like with like: both sides follow CUDA.math_mode() (TF32 under FAST_MATH).
+    println("$(CUDA.device()), libasyncgemm $(AsyncGemm.version()), CUDA.jl math mode $(CUDA.math_mode()), " *
+            "AsyncGemm Float32 products $(AsyncGemm.math_mode())")
     @printf("%-28s %-15s %10s %9s %9s %12s  %s\n", "workload", "algorithm", "median ms", "TFLOP/s",
             "x cuBLAS", "max rel err", "result")
     algorithms = [:auto; AsyncGemm.algorithms()]

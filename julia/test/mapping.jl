@@ -72,7 +72,16 @@
         @test AsyncGemm.option(AsyncGemm.ALGORITHMS, :simt, "algo") == AsyncGemm.ASYNCGEMM_ALGO_SIMT
         @test AsyncGemm.option(AsyncGemm.SMEM_LAYOUTS, :swizzled, "layout") == AsyncGemm.ASYNCGEMM_SMEM_SWIZZLED
         @test_throws ":auto, :simt" AsyncGemm.option(AsyncGemm.ALGORITHMS, :fastest, "algo")
-        @test_throws ArgumentError AsyncGemm.set_math_mode!(:fp16)
+        @test_throws ":auto, :default, :tf32" AsyncGemm.set_math_mode!(:fp16)
+        # CUDA.jl's default math mode (or no GPU at all) leaves :auto at exact fp32.
+        @test AsyncGemm.math_mode() == :default
+        # An explicit mode holds in its task only; :auto goes back to following CUDA.jl.
+        @test fetch(Threads.@spawn begin
+            AsyncGemm.set_math_mode!(:tf32)
+            chosen = AsyncGemm.math_mode()
+            AsyncGemm.set_math_mode!(:auto)
+            (chosen, AsyncGemm.math_mode())
+        end) == (:tf32, :default)
         @test AsyncGemm.math_mode() == :default
     end
 end

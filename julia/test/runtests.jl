@@ -22,6 +22,7 @@ include("helpers.jl")
         include("copy2d.jl")
         include("errors.jl")
         include("tasks.jl")
+        include("contexts.jl")  # last: it may reset the device
     else
         @warn "GPU tests skipped: " *
               (CUDA.functional() ? "libasyncgemm not found ($(AsyncGemm.library_problem))" : "no usable CUDA GPU")
