@@ -89,7 +89,11 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_create_for_device(asyncgemm_handle_t 
 /* Destroying NULL succeeds.  Work already queued on streams is not waited for. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_destroy(asyncgemm_handle_t handle);
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_math_mode(asyncgemm_handle_t handle, asyncgemm_math_t mode);
-/* *available = 1 if algo can run on the handle's device, else 0. */
+/* *available = 1 if algo can run on the handle's device, else 0.  For ASYNCGEMM_ALGO_SM100_TCGEN05
+   this is a use of the family: unless the environment variable ASYNCGEMM_SM100 is on or off, or a
+   verdict is remembered on disk, it checks the family on the device first, in a helper process
+   (asyncgemm-selfcheck, installed beside the library) that may take up to 60 seconds; 0 then leaves
+   the reason in asyncgemm_last_error().  See README.md, "The Blackwell path". */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_algo_available(asyncgemm_handle_t handle, asyncgemm_algo_t algo,
                                                           int *available);
 

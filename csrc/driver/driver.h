@@ -31,6 +31,7 @@ namespace asyncgemm {
     X(cuDeviceGet, PFN_cuDeviceGet_v2000)                                               \
     X(cuDeviceGetAttribute, PFN_cuDeviceGetAttribute_v2000)                             \
     X(cuDeviceGetName, PFN_cuDeviceGetName_v2000)                                       \
+    X(cuDeviceGetUuid, PFN_cuDeviceGetUuid_v11040)                                      \
     X(cuDevicePrimaryCtxRetain, PFN_cuDevicePrimaryCtxRetain_v7000)                     \
     X(cuDevicePrimaryCtxRelease, PFN_cuDevicePrimaryCtxRelease_v11000)                  \
     X(cuCtxGetCurrent, PFN_cuCtxGetCurrent_v4000)                                       \

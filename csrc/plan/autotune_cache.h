@@ -17,8 +17,8 @@
 // write.  Entries naming a configuration out of range are dropped one by one.
 //
 // Writers never lock: each reads the file, merges its own entries over it and renames a private
-// temporary file over it, so readers always see a whole file and concurrent writers can at worst
-// lose each other's newest entries (which the loser's process re-tunes some day).
+// temporary file over it (plan/cache_files.h), so readers always see a whole file and concurrent
+// writers can at worst lose each other's newest entries (which the loser's process re-tunes some day).
 #pragma once
 
 #include <stdint.h>
@@ -29,6 +29,7 @@
 #include <string>
 
 #include "kernels/common/params.h"
+#include "plan/cache_files.h"  // default_cache_directory(), the directory of the file
 
 namespace asyncgemm::plan {
 
@@ -78,10 +79,6 @@ std::string cache_header(const GpuIdentity &gpu, const ConfigTable &table);
 // The cache file's name (no directory): the table's family, the GPU, compute capability and library
 // version, with every character but letters, digits, '.', '-' and '_' replaced by '_'.
 std::string cache_file_name(const GpuIdentity &gpu, const ConfigTable &table);
-
-// $ASYNCGEMM_CACHE_DIR, else $XDG_CACHE_HOME/asyncgemm, else $HOME/.cache/asyncgemm (empty
-// variables count as unset; XDG_CACHE_HOME must be absolute); "" when none is set.
-std::string default_cache_directory();
 
 // What a cache file holds.
 struct CacheFileContents {

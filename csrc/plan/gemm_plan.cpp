@@ -37,9 +37,9 @@ bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
 // and TMA + wgmma on Hopper, for 16-bit inputs (and f32 ones in TF32 mode) that TMA can describe;
 // else mma.sync for 16-bit inputs (and K-major f32 ones in TF32 mode); fp32 FMA otherwise (and
 // wherever no tensor-core family loaded).
-asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params, void *stream) {
+asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
     if (sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
-        sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle, stream))
+        sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle))
         return ASYNCGEMM_ALGO_SM100_TCGEN05;
     if (sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
         sm90_tma_obstacle(params).empty())
@@ -83,10 +83,9 @@ void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams 
 
 bool algo_available(const Handle &handle, asyncgemm_algo_t algo) {
     if (algo == ASYNCGEMM_ALGO_AUTO) return loaded(handle, ASYNCGEMM_ALGO_SIMT);
-    // Asking for the Blackwell family is a use of it: its self-check runs now (on the legacy stream),
-    // so the answer is the one every later call gets.
-    if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05)
-        return loaded(handle, algo) && sm100_self_check_passed(handle, nullptr);
+    // Asking for the Blackwell family is a use of it: its self-check runs now, so the answer is the
+    // one every later call gets.
+    if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05) return loaded(handle, algo) && sm100_self_check_passed(handle);
     return loaded(handle, algo);
 }
 
@@ -98,18 +97,15 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     const GemmParams params = canonicalize(args);
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
-    const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params, stream) : args.algo;
+    const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params) : args.algo;
     // TF32 with an MN-major f32 operand on Hopper: wgmma on K-major copies beats fp32 FMA by far.
     if (args.algo == ASYNCGEMM_ALGO_AUTO && algo == ASYNCGEMM_ALGO_SIMT && tf32_transposable(handle, params) &&
         launch_sm90_transposed(handle, params, stream))
         return;
-    if (args.algo == ASYNCGEMM_ALGO_SM100_TCGEN05 && !sm100_self_check_passed(handle, stream))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
-             sm100_disabled_by_self_check(handle)
-                 ? std::string(last_error())
-                 : std::string(algo_name(args.algo)) +
-                       " has not passed its self-check on this device yet, and it cannot run while the stream is "
-                       "being captured: make a first call (or asyncgemm_algo_available) outside the capture");
+    // Refused, the family has left the reason (its self-check's failure, or ASYNCGEMM_SM100=off) in
+    // this thread's last error.
+    if (args.algo == ASYNCGEMM_ALGO_SM100_TCGEN05 && !sm100_self_check_passed(handle))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, last_error());
     switch (algo) {
     case ASYNCGEMM_ALGO_SIMT: launch_simt(handle, params, stream); return;
     case ASYNCGEMM_ALGO_ASYNC_COPY:

@@ -9,7 +9,8 @@
 namespace asyncgemm::plan {
 
 // True when the algorithm's kernels are built into this library and loaded for the handle's device,
-// and, for ALGO_SM100_TCGEN05, its self-check passed there (run now if it never ran, plan/self_check.h).
+// and, for ALGO_SM100_TCGEN05, its self-check passed there or ASYNCGEMM_SM100=on (decided now if it
+// never was, plan/self_check.h).
 bool algo_available(const Handle &handle, asyncgemm_algo_t algo);
 
 // Validates, chooses the algorithm (args.algo, or the best available one for AUTO), and launches on

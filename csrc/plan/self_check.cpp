@@ -1,8 +1,6 @@
 // The self-check's bookkeeping and comparison, and the production glue (see self_check.h).
 #include "plan/self_check.h"
 
-#include <cuda.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +9,12 @@
 #include <limits>
 
 #include "common/error.h"
-#include "driver/capture.h"
-#include "driver/context_scope.h"
 #include "driver/driver.h"
-#include "plan/sm100_self_check.h"
+#include "driver/errors.h"
+#include "kernels/common/fingerprint.h"
+#include "plan/cache_files.h"
+#include "plan/self_check_policy.h"
+#include "runtime/fatbins.h"
 #include "runtime/last_error.h"
 
 namespace asyncgemm::plan {
@@ -32,10 +32,36 @@ SelfCheckRegistry &sm100_registry() {
     return registry;
 }
 
-// Read at each warning (at most one per device and process), like the autotune cache's.
+// Read at each warning (at most a few per device and process), like the autotune cache's.
 void warn_on_stderr(const std::string &message) {
     const char *quiet = getenv("ASYNCGEMM_QUIET");
     if (quiet == nullptr || strcmp(quiet, "1") != 0) fprintf(stderr, "%s\n", message.c_str());
+}
+
+// ASYNCGEMM_SM100, read when a device's decision is due; a bad value is named once per process.
+Sm100Mode sm100_mode_from_environment() {
+    const Sm100Setting setting = parse_sm100_setting(getenv("ASYNCGEMM_SM100"));
+    static std::once_flag warned;
+    if (!setting.warning.empty()) std::call_once(warned, [&] { warn_on_stderr(setting.warning); });
+    return setting.mode;
+}
+
+// FNV-1a over the family's embedded fatbin: which kernels a verdict on disk was reached with.
+uint64_t sm100_kernels_fingerprint() {
+    const FatbinImage fatbin = embedded_fatbin(Family::Sm100);
+    uint64_t hash = kFnvOffset;
+    for (size_t i = 0; i < fatbin.size; ++i) {
+        hash ^= static_cast<const unsigned char *>(fatbin.data)[i];
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+VerdictKey verdict_key(const DeviceInfo &device) {
+    int driver_version = 0;
+    check(driver().cuDriverGetVersion(&driver_version), "cuDriverGetVersion");
+    static const uint64_t kernels = sm100_kernels_fingerprint();
+    return {device.name, device.uuid, driver_version, kernels};
 }
 
 }  // namespace
@@ -78,10 +104,14 @@ std::string disabled_message(const std::string &device_label, const std::string 
            detail;
 }
 
-SelfCheckRegistry::DeviceCheck *SelfCheckRegistry::find(int device) const {
-    const std::lock_guard<std::mutex> lock(devices_mutex_);
-    const auto found = devices_.find(device);
-    return found == devices_.end() ? nullptr : found->second.get();
+std::string switched_off_message(const std::string &device_label) {
+    return "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 is switched off on " + device_label + " by ASYNCGEMM_SM100=off";
+}
+
+std::string one_line(std::string text) {
+    for (char &c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    return text;
 }
 
 SelfCheckRegistry::DeviceCheck &SelfCheckRegistry::find_or_add(int device) {
@@ -105,40 +135,30 @@ bool SelfCheckRegistry::passed(const DeviceInfo &device, const Runner &run, cons
     // Another thread may have decided while this one waited for the lock.
     const State state = check.state.load(std::memory_order_relaxed);
     if (state != State::Unchecked) return known(state);
-    const std::optional<SelfCheckOutcome> outcome = run();
-    if (!outcome) return false;
-    if (outcome->passed) {
+    const SelfCheckOutcome outcome = run();
+    if (outcome.passed) {
         check.state.store(State::Passed, std::memory_order_release);
         return true;
     }
-    check.message = disabled_message(device_label(device), outcome->detail);
+    check.message = outcome.switched_off ? switched_off_message(device_label(device))
+                                         : disabled_message(device_label(device), outcome.detail);
     check.state.store(State::Failed, std::memory_order_release);
     set_last_error(check.message);
-    warn(check.message);
+    if (!outcome.switched_off) warn(check.message);
     return false;
 }
 
-bool SelfCheckRegistry::failed(int device) const {
-    const DeviceCheck *check = find(device);
-    if (check == nullptr || check->state.load(std::memory_order_acquire) != State::Failed) return false;
-    set_last_error(check->message);
-    return true;
-}
-
-bool sm100_self_check_passed(const Handle &handle, void *stream) {
-    const auto cu_stream = static_cast<CUstream>(stream);
+bool sm100_self_check_passed(const Handle &handle) {
+    const DeviceInfo &device = handle.device();
     return sm100_registry().passed(
-        handle.device(),
-        [&]() -> std::optional<SelfCheckOutcome> {
-            // In the handle's context: the legacy stream's capture status is that of the current one.
-            const DriverApi &api = driver();
-            const ContextScope scope(api, handle.context());
-            if (!outside_capture(api, cu_stream)) return std::nullopt;
-            return run_sm100_self_check(handle, cu_stream);
+        device,
+        [&] {
+            return decide_sm100(
+                sm100_mode_from_environment(),
+                [&] { return VerdictCache(default_cache_directory(), verdict_key(device), warn_on_stderr); },
+                [&] { return check_in_helper(helper_locations(loaded_library_file()), device, kHelperTimeLimit); });
         },
         warn_on_stderr);
 }
-
-bool sm100_disabled_by_self_check(const Handle &handle) { return sm100_registry().failed(handle.device().ordinal); }
 
 }  // namespace asyncgemm::plan

@@ -1,5 +1,7 @@
 // The problems of ALGO_SM100_TCGEN05's self-check and the GPU run that compares the family with the
-// established ones on them (plan/self_check.h decides when it runs and keeps the outcome).
+// established ones on them.  The run happens in the helper program asyncgemm-selfcheck
+// (csrc/selfcheck/), never in the library's caller's process; plan/self_check.h decides when it
+// runs and keeps the outcome.
 #pragma once
 
 #include <cuda.h>
@@ -40,7 +42,7 @@ GemmArgs self_check_args(const SelfCheckProblem &problem);
 // Runs every problem on `stream` in the handle's context through the family and through
 // ALGO_PIPELINED (16-bit inputs) or ALGO_SIMT (f32 inputs, exact fp32 against tf32), on inputs drawn
 // from a fixed seed; the first disagreement beyond tolerance fails it.  Allocates, copies and
-// synchronises the stream: never call it inside a stream capture.  Throws Error on a driver error.
+// synchronises the stream.  Throws Error on a driver error (a fault of the family's kernels among them).
 SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream);
 
 }  // namespace asyncgemm::plan

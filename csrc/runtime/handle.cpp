@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "driver/context_scope.h"
+#include "driver/device_uuid.h"
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "runtime/fatbin_contents.h"
@@ -184,6 +185,9 @@ DeviceInfo Handle::Impl::query_device() const {
     char name[256] = {};
     check(api.cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName");
     info.name = name;
+    CUuuid uuid{};
+    check(api.cuDeviceGetUuid(&uuid, device), "cuDeviceGetUuid");
+    info.uuid = uuid_string(uuid);
     return info;
 }
 

@@ -30,6 +30,7 @@ struct DeviceInfo {
     int max_smem_per_block_optin = 0;  // bytes
     int l2_bytes = 0;
     std::string name;
+    std::string uuid;  // "GPU-..." (driver/device_uuid.h): which GPU, whatever its ordinal
 };
 
 struct Dim3 {

@@ -1,6 +1,7 @@
-# cmake -DBUILD_DIR=... -DWORK_DIR=... -DSOURCE_DIR=... -P check_install.cmake
+# cmake -DBUILD_DIR=... -DWORK_DIR=... -DSOURCE_DIR=... -DLIBDIR=... -DHELPER_FROM_LIBDIR=... -P check_install.cmake
 # Installs the build into a scratch prefix, then builds and runs a consumer through
-# find_package(asyncgemm) and another through pkg-config.
+# find_package(asyncgemm) and another through pkg-config, and checks the self-check's helper at the
+# path the installed library computes: LIBDIR/HELPER_FROM_LIBDIR/asyncgemm-selfcheck.
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} COMMAND_ERROR_IS_FATAL ANY
@@ -8,7 +9,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefi
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK_DIR}/consumer
                         -DCMAKE_PREFIX_PATH=${prefix} COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer COMMAND_ERROR_IS_FATAL ANY OUTPUT_QUIET)
-file(GLOB libdir LIST_DIRECTORIES true ${prefix}/lib*)
+set(libdir ${prefix}/${LIBDIR})
 execute_process(COMMAND ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libdir} ${WORK_DIR}/consumer/consumer
                 COMMAND_ERROR_IS_FATAL ANY)
 
@@ -27,3 +28,6 @@ if(PKG_CONFIG)
 else()
     message(STATUS "pkg-config not found: the pkg-config consumer is not built")
 endif()
+
+set(HELPER ${prefix}/${LIBDIR}/${HELPER_FROM_LIBDIR}/asyncgemm-selfcheck)
+include(${CMAKE_CURRENT_LIST_DIR}/../check_helper.cmake)

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "driver/device_uuid.h"
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "driver/versions.h"
@@ -45,6 +46,12 @@ TEST_CASE("entry points are requested at the older of the driver's version and D
     CHECK(requested_api_version(13020) == kDriverApiVersion);
     CHECK(requested_api_version(14000) == kDriverApiVersion);
     CHECK(requested_api_version(12080) == 12080);
+}
+
+TEST_CASE("GPU UUIDs print as nvidia-smi prints them") {
+    CUuuid uuid{};
+    for (int i = 0; i < 16; ++i) uuid.bytes[i] = static_cast<char>(i == 15 ? 0xef : i);
+    CHECK(uuid_string(uuid) == "GPU-00010203-0405-0607-0809-0a0b0c0d0eef");
 }
 
 TEST_CASE("driver versions print as CUDA major.minor") {

@@ -1,5 +1,5 @@
 // The self-check's bookkeeping without a GPU: a registry of its own per test, stubbed runs (passing,
-// failing, unable to run, throwing) from one or many threads, and the comparison of results.
+// failing, switched off, throwing) from one or many threads, and the comparison of results.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,9 +31,9 @@ DeviceInfo device(int ordinal) {
     return info;
 }
 
-// A stubbed check that counts its runs and gives `outcome` (nullopt: cannot run now).
+// A stubbed check that counts its runs and gives `outcome`.
 struct StubRun {
-    std::optional<SelfCheckOutcome> outcome;
+    SelfCheckOutcome outcome;
     std::atomic<int> runs{0};
     std::chrono::milliseconds duration{0};
 
@@ -60,8 +59,8 @@ struct Warnings {
     }
 };
 
-const SelfCheckOutcome kPass{true, ""};
-const SelfCheckOutcome kFail{false, kDetail};
+const SelfCheckOutcome kPass{true, "", false};
+const SelfCheckOutcome kFail{false, kDetail, false};
 
 }  // namespace
 
@@ -72,7 +71,6 @@ TEST_CASE("a passing self-check runs once and answers true from then on") {
     for (int call = 0; call < 3; ++call) CHECK(registry.passed(device(0), run.runner(), warnings.warn()));
     CHECK(run.runs.load() == 1);
     CHECK(warnings.messages.empty());
-    CHECK_FALSE(registry.failed(0));
 }
 
 TEST_CASE("a failing self-check warns once, explains itself in the last error and never runs again") {
@@ -93,10 +91,6 @@ TEST_CASE("a failing self-check warns once, explains itself in the last error an
     CHECK(std::string(last_error()) == message);
     CHECK(run.runs.load() == 1);
     CHECK(warnings.messages.size() == 1);
-
-    set_last_error("");
-    CHECK(registry.failed(0));
-    CHECK(std::string(last_error()) == message);
 }
 
 TEST_CASE("threads using one device at once share a single run of the self-check") {
@@ -127,30 +121,27 @@ TEST_CASE("threads using one device at once share a single run of the self-check
     }
 }
 
-TEST_CASE("a self-check that cannot run now (stream capture) leaves the device unchecked") {
+TEST_CASE("a family switched off says so in the last error, names the variable and warns no one") {
     SelfCheckRegistry registry;
-    StubRun unable{std::nullopt};
+    StubRun off{SelfCheckOutcome{false, "", true}};
     Warnings warnings;
-    set_last_error("before");
-    CHECK_FALSE(registry.passed(device(0), unable.runner(), warnings.warn()));
-    CHECK_FALSE(registry.passed(device(0), unable.runner(), warnings.warn()));
-    CHECK(unable.runs.load() == 2);  // asked again each time, until it can run
+    set_last_error("");
+    CHECK_FALSE(registry.passed(device(0), off.runner(), warnings.warn()));
+    const std::string message = last_error();
+    CHECK(message == "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 is switched off on NVIDIA B200 (sm_100) by "
+                     "ASYNCGEMM_SM100=off");
     CHECK(warnings.messages.empty());
-    CHECK_FALSE(registry.failed(0));
-    CHECK(std::string(last_error()) == "before");
-
-    StubRun run{kFail};
-    CHECK_FALSE(registry.passed(device(0), run.runner(), warnings.warn()));
-    CHECK(run.runs.load() == 1);
-    CHECK(warnings.messages.size() == 1);
-    CHECK(registry.failed(0));
+    set_last_error("");
+    CHECK_FALSE(registry.passed(device(0), off.runner(), warnings.warn()));
+    CHECK(std::string(last_error()) == message);
+    CHECK(off.runs.load() == 1);
 }
 
 TEST_CASE("a self-check that throws propagates the error and leaves the device unchecked") {
     SelfCheckRegistry registry;
     Warnings warnings;
     int throws = 0;
-    const SelfCheckRegistry::Runner out_of_memory = [&]() -> std::optional<SelfCheckOutcome> {
+    const SelfCheckRegistry::Runner out_of_memory = [&]() -> SelfCheckOutcome {
         ++throws;
         fail(ASYNCGEMM_STATUS_OUT_OF_MEMORY, "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY");
     };
@@ -162,9 +153,8 @@ TEST_CASE("a self-check that throws propagates the error and leaves the device u
     }
     CHECK(throws == 1);
     CHECK(warnings.messages.empty());
-    CHECK_FALSE(registry.failed(0));
 
-    // Nothing was decided, and the lock was let go: the next call runs the check.
+    // Nothing was decided, and the lock was let go: the next call decides.
     StubRun run{kPass};
     CHECK(registry.passed(device(0), run.runner(), warnings.warn()));
     CHECK(run.runs.load() == 1);
@@ -175,10 +165,10 @@ TEST_CASE("each device has its own self-check") {
     StubRun failing{kFail}, passing{kPass};
     Warnings warnings;
     CHECK_FALSE(registry.passed(device(0), failing.runner(), warnings.warn()));
-    CHECK_FALSE(registry.failed(1));  // never checked
     CHECK(registry.passed(device(1), passing.runner(), warnings.warn()));
-    CHECK(registry.failed(0));
-    CHECK_FALSE(registry.failed(1));
+    // Decided: each device keeps its own outcome, whichever check is offered.
+    CHECK_FALSE(registry.passed(device(0), passing.runner(), warnings.warn()));
+    CHECK(registry.passed(device(1), failing.runner(), warnings.warn()));
     CHECK(failing.runs.load() == 1);
     CHECK(passing.runs.load() == 1);
     CHECK(warnings.messages.size() == 1);
@@ -192,6 +182,8 @@ TEST_CASE("device labels name the GPU and its architecture") {
     CHECK(device_label(info) == "NVIDIA B300 (sm_103)");
     CHECK(disabled_message("GPU (sm_120)", "why") ==
           "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 disabled on GPU (sm_120): its self-check failed: why");
+    CHECK(switched_off_message("GPU (sm_120)") ==
+          "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 is switched off on GPU (sm_120) by ASYNCGEMM_SM100=off");
 }
 
 TEST_CASE("relative error is the Frobenius norm of the difference over the reference's") {
