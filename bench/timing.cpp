@@ -13,7 +13,7 @@ namespace bench {
 namespace {
 
 // An H100 under sustained tensor-core load is held at its power limit, but for about the first 0.75 s
-// after the GPU idles it runs 4-9% faster (RESULTS, fifteenth session).  Every row follows an
+// after the GPU idles it runs 4-9% faster (bench/RESULTS.md).  Every row follows an
 // idle GPU (the result check, or the workload's set-up before the cuBLAS row), so a short warm-up
 // would time each row partly boosted, the first one most.  One second of warm-up gets every row
 // past the boost, and one second of timed runs spans the power limiter's swing (about a second).

@@ -153,8 +153,7 @@ void gemm_with_config(const Handle &handle, const GemmArgs &args, KernelChoice c
         return;
     case ASYNCGEMM_ALGO_SM100_TCGEN05:
         if (choice.config != 0) refuse();
-        if (!sm100_self_check_passed(handle, stream))
-            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " has not passed its self-check");
+        if (!sm100_self_check_passed(handle)) fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, last_error());
         launch_sm100(handle, params, stream);
         return;
     default: fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string("no launcher for ") + algo_name(args.algo));

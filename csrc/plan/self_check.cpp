@@ -46,13 +46,16 @@ Sm100Mode sm100_mode_from_environment() {
     return setting.mode;
 }
 
-// FNV-1a over the family's embedded fatbin: which kernels a verdict on disk was reached with.
+// FNV-1a over the family's embedded fatbins: which kernels a verdict on disk was reached with.
 uint64_t sm100_kernels_fingerprint() {
-    const FatbinImage fatbin = embedded_fatbin(Family::Sm100);
     uint64_t hash = kFnvOffset;
-    for (size_t i = 0; i < fatbin.size; ++i) {
-        hash ^= static_cast<const unsigned char *>(fatbin.data)[i];
-        hash *= 0x100000001b3ull;
+    for (size_t u = 0; u < kEmbeddedUnitCount; ++u) {
+        if (kEmbeddedUnits[u].family != Family::Sm100) continue;
+        const FatbinImage fatbin = kEmbeddedUnits[u].image();
+        for (size_t i = 0; i < fatbin.size; ++i) {
+            hash ^= static_cast<const unsigned char *>(fatbin.data)[i];
+            hash *= 0x100000001b3ull;
+        }
     }
     return hash;
 }

@@ -64,19 +64,6 @@ __device__ __forceinline__ void multiply(WarpTile<T, Config> &tile, const GemmPa
         [&](int stage) { return smem_addr(b_tile(stage)); });
 }
 
-// Where the lane's elements of D go: LaneOutput for the output type, passed to `store`.
-template <typename T, int Config, typename Store>
-__device__ __forceinline__ void with_output(const WarpTile<T, Config> &tile, const GemmParams &p, int64_t batch,
-                                            int64_t m0, int64_t n0, float alpha, int lane, const Store &store) {
-    const int64_t row0 = m0 + tile.warp_m0 + lane / 4, col0 = n0 + tile.warp_n0 + 2 * (lane % 4);
-    switch (p.type_cd) {
-    case kF32: store(LaneOutput<float>(p, batch, row0, col0, alpha)); break;
-    case kF16: store(LaneOutput<__half>(p, batch, row0, col0, alpha)); break;
-    case kBF16: store(LaneOutput<__nv_bfloat16>(p, batch, row0, col0, alpha)); break;
-    default: break;
-    }
-}
-
 // T: __half or __nv_bfloat16, the element type of A and B, or float for tf32 (K-major only).
 template <typename T, int Config, bool AKMajor, bool BKMajor>
 __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
@@ -108,7 +95,6 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         WarpTile<T, Config> tile(thread / kWarpSize);
         multiply<T, Config, AKMajor, BKMajor>(tile, p, batch, m0, n0, k0, slices, smem);
 
-        const int lane = thread % kWarpSize;
         if (p.splits > 1) {
             // Split-K, never with batches: the last block of the tile to finish holds the sum.
             constexpr int kVectors = mma_tiles_m(kC) * mma_tiles_n(kC);
@@ -120,11 +106,15 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
                     thread, BlockGroup{}))
                 return;
         }
-        // The epilogue may stage the warp tile in the stages (epilogue.cuh): every warp must be done
-        // reading them, and no copy may still land there.
+        // The epilogue stages the tile in the stages (epilogue.cuh): every warp must be done reading
+        // them, and no copy may still land there.
         cp_async_wait<0>();
         __syncthreads();
-        with_output(tile, p, batch, m0, n0, alpha, lane, [&](const auto &out) { store_tile(tile, out, smem, thread); });
+        switch (p.type_cd) {
+        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, smem, thread); break;
+        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, smem, thread); break;
+        default: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha, smem, thread); break;
+        }
 
         // The next batch's prologue refills the stages: every thread must be done with them (no copy
         // is in flight: the wait above was the last).

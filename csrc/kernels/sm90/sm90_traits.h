@@ -40,7 +40,7 @@ inline constexpr int kThreads = (1 + kConsumers) * kWarpgroupThreads;
 // with: ptxas gives each thread of a kernel bounded to one block of kThreads the register file's share
 // rounded down to 8 (168 of 65,536 / 384), and setmaxnreg.inc waits until the block's pool holds the
 // registers it asks for.  Asking for more than the producer's setmaxnreg.dec released never returns:
-// 32 and 240 (65,536 in all) hung every launch on an H100 (bench/RESULTS.md, thirty-first session).
+// 32 and 240 (65,536 in all) hung every launch on an H100 (bench/RESULTS.md).
 inline constexpr int kLaunchRegisters = 65536 / kThreads / 8 * 8;
 inline constexpr int kProducerRegisters = 40;
 inline constexpr int kConsumerRegisters = 232;
