@@ -12,11 +12,15 @@
 # merged by nvlink, which takes relocatable device code, and there ptxas ignores setmaxnreg (C7504).
 #
 #   asyncgemm_add_family(NAME <family> ENUM <Family enumerator> LIST <.def> HEADER <kernel header>
-#                        MACRO <macro> GROUP <n> VIRTUAL <archs> SASS <archs> [PTX])
+#                        MACRO <macro> GROUP <n> VIRTUAL <archs> SASS <archs> [PTX]
+#                        [ARCH_BRANCHING <unit keys>])
 #
 # VIRTUAL and SASS take architecture numbers ("80", "90a"); an "a" architecture is compiled from its
-# own virtual architecture only (its code runs on that major.minor alone).  PTX also embeds the PTX
-# of the lowest virtual architecture, for GPUs newer than every SASS one.  Each call appends to
+# own virtual architecture only (its code runs on that major.minor alone).  A unit is compiled from
+# the lowest virtual architecture alone unless its key (its GROUP arguments joined by "_") is in
+# ARCH_BRANCHING: code that branches on __CUDA_ARCH__ needs each virtual architecture it branches
+# for.  PTX also embeds the PTX of the lowest virtual architecture, for GPUs newer than every SASS
+# one.  Each call appends to
 # ASYNCGEMM_FATBIN_OBJECTS (the stubs to link) and ASYNCGEMM_FATBIN_UNITS ("<enum>:<unit>" pairs).
 # asyncgemm_write_unit_table(<file>) then writes the C++ table of every embedded unit.
 
@@ -76,7 +80,7 @@ function(asyncgemm_read_kernel_list list macro out)
 endfunction()
 
 function(asyncgemm_add_family)
-    cmake_parse_arguments(FAM "PTX" "NAME;ENUM;LIST;HEADER;MACRO;GROUP" "VIRTUAL;SASS" ${ARGN})
+    cmake_parse_arguments(FAM "PTX" "NAME;ENUM;LIST;HEADER;MACRO;GROUP" "VIRTUAL;SASS;ARCH_BRANCHING" ${ARGN})
     set(list_file ${PROJECT_SOURCE_DIR}/${FAM_LIST})
     set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${list_file})
     asyncgemm_read_kernel_list(${list_file} ${FAM_MACRO} kernels)
@@ -91,8 +95,10 @@ function(asyncgemm_add_family)
         if(NOT unit IN_LIST units)
             list(APPEND units ${unit})
             set(lines_${unit})
+            set(key_${unit} ${key})
         endif()
-        string(APPEND lines_${unit} "${FAM_MACRO}(${args})\n")
+        string(REPLACE "," ", " spaced "${args}")
+        string(APPEND lines_${unit} "${FAM_MACRO}(${spaced})\n")
     endforeach()
 
     list(GET FAM_VIRTUAL 0 lowest_virtual)
@@ -107,7 +113,11 @@ function(asyncgemm_add_family)
 
         set(image_args)
         set(images)
-        foreach(virtual IN LISTS FAM_VIRTUAL)
+        set(virtuals ${lowest_virtual})
+        if(key_${unit} IN_LIST FAM_ARCH_BRANCHING)
+            set(virtuals ${FAM_VIRTUAL})
+        endif()
+        foreach(virtual IN LISTS virtuals)
             set(ptx ${dir}/${unit}.compute_${virtual}.ptx)
             add_custom_command(
                 OUTPUT ${ptx}
@@ -119,7 +129,7 @@ function(asyncgemm_add_family)
                 VERBATIM)
         endforeach()
         foreach(sass IN LISTS FAM_SASS)
-            asyncgemm_virtual_for(${sass} "${FAM_VIRTUAL}" virtual)
+            asyncgemm_virtual_for(${sass} "${virtuals}" virtual)
             set(ptx ${dir}/${unit}.compute_${virtual}.ptx)
             set(cubin ${dir}/${unit}.sm_${sass}.cubin)
             add_custom_command(
