@@ -1,9 +1,12 @@
 // The second half of an epilogue through shared memory, shared by the families that stage their
-// accumulators there (sm80, simt): the block's tile of D = alpha * acc + beta * C from fp32 rows
-// staged in shared memory, each thread a run of 4 columns at a time, the block's threads along a
-// row, then down.  A run is read back as 16 bytes of fp32, C's run read where beta != 0, and D's run
-// written as one 16-byte (f32) or 8-byte (16-bit) store where it lies whole in D and aligned; element
-// by element at the edges.  Every warp's stores cover whole rows of D: coalesced for any output type.
+// accumulators there (sm80, simt): the block's tile of D from rows staged in shared memory, the
+// block's threads along a row, then down, each a run of columns at a time, written as one store
+// where the run lies whole in D and aligned, element by element at the edges.  Every warp's stores
+// cover whole rows of D: coalesced for any output type.  Two forms:
+//  - staged fp32 accumulators (store_staged): D = alpha * acc + beta * C, rounded once, in runs of 4
+//    columns (16 bytes of fp32 read back, a 16-byte or 8-byte store);
+//  - staged 16-bit D itself, alpha applied and rounded by the family as it staged (copy_staged, for
+//    beta == 0): half the shared-memory traffic, and runs of 8 columns, one 16-byte store each.
 //
 // Why stage at all: an accumulator layout gives each thread columns spread over the tile, which
 // stored directly take an unrolled path per output type, edge case and C case; ptxas spent most of
@@ -79,6 +82,39 @@ __device__ __forceinline__ void store_staged(const TileOutput<TOut> &out, const 
         for (int e = 0; e < kStagedRun; ++e) {
             if (col + e >= out.cols_left) break;
             d[e] = from_float<TOut>(c != nullptr ? plus_scaled_c(v[e], beta, to_float(c[e])) : v[e]);
+        }
+    }
+}
+
+// The staged element type of a tile of TOut: D itself where it is 16-bit and beta == 0 (nothing is
+// added after rounding), else the fp32 accumulators.
+template <typename TOut>
+inline constexpr bool kStagesRounded = sizeof(TOut) == 2;
+inline constexpr int kCopyRunBytes = 16;
+
+// Copies staged 16-bit D rows [first_row, first_row + rows) (Stride elements a row, 16-byte aligned
+// rows) to D, runs of 8 columns.
+template <typename TOut, int Threads, int TileN, int Stride>
+__device__ __forceinline__ void copy_staged(const TileOutput<TOut> &out, const TOut *stage, int first_row, int rows,
+                                            int thread) {
+    constexpr int kRun = kCopyRunBytes / static_cast<int>(sizeof(TOut));
+    static_assert(TileN % kRun == 0 && Stride % kRun == 0, "runs of 16-byte aligned elements");
+    constexpr int kRunsPerRow = TileN / kRun;
+    const bool aligned = reinterpret_cast<uintptr_t>(out.d) % kCopyRunBytes == 0 && out.ldd % kRun == 0;
+#pragma unroll 2
+    for (int r = thread; r < rows * kRunsPerRow; r += Threads) {
+        const int row = first_row + r / kRunsPerRow, col = r % kRunsPerRow * kRun;
+        if (row >= out.rows_left || col >= out.cols_left) continue;
+        const TOut *in = stage + (row - first_row) * Stride + col;
+        TOut *d = out.d + row * out.ldd + col;
+        if (col + kRun <= out.cols_left && aligned) {
+            *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(in);
+            continue;
+        }
+#pragma unroll
+        for (int e = 0; e < kRun; ++e) {
+            if (col + e >= out.cols_left) break;
+            d[e] = in[e];
         }
     }
 }
