@@ -1,5 +1,5 @@
-// The second half of an epilogue through shared memory, shared by the families that stage their
-// accumulators there (sm80, simt): the block's tile of D from rows staged in shared memory, the
+// The second half of an epilogue through shared memory, for a family that stages its accumulators
+// there (sm80): the block's tile of D from rows staged in shared memory, the
 // block's threads along a row, then down, each a run of columns at a time, written as one store
 // where the run lies whole in D and aligned, element by element at the edges.  Every warp's stores
 // cover whole rows of D: coalesced for any output type.  Two forms:
@@ -8,10 +8,12 @@
 //  - staged 16-bit D itself, alpha applied and rounded by the family as it staged (copy_staged, for
 //    beta == 0): half the shared-memory traffic, and runs of 8 columns, one 16-byte store each.
 //
-// Why stage at all: an accumulator layout gives each thread columns spread over the tile, which
+// Why stage at all: mma.sync's accumulator layout gives each lane pairs of columns 8 apart, which
 // stored directly take an unrolled path per output type, edge case and C case; ptxas spent most of
-// a family's compile time on those, for every architecture.  Staged, a family has one unrolled
-// store of its accumulators and this rolled loop per output type.
+// the sm80 family's compile time on those, for every architecture.  Staged, the family has one
+// unrolled store of its accumulators per staged type and these rolled loops.  (The SIMT family's
+// threads hold runs of 4 columns, which it stores directly as vectors: staged, it measured 1-3% slower
+// on an H200, at 4096^3 and 2048 x 2048 x 256 f32.)
 //
 // C is read only when beta != 0, so D = alpha * A·B exactly even where C (or D's old contents) is
 // NaN; with C == D each element is read and then written by the same thread.

@@ -125,16 +125,15 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             }
         }
 
-        // The epilogue stages the tile in the stages (epilogue.cuh): every thread must be done reading
-        // them, and no copy may still land there.
-        cp_async_wait<0>();
-        __syncthreads();
         switch (p.type_cd) {
-        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, smem, thread_index()); break;
-        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, smem, thread_index()); break;
-        default: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha, smem, thread_index()); break;
+        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha); break;
+        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha); break;
+        case kBF16: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha); break;
+        default: break;
         }
+
         // The next batch's prologue refills the stages: every thread must be done reading them.
+        cp_async_wait<0>();
         __syncthreads();
     }
 }
