@@ -1,5 +1,5 @@
-// Scratch state for one test of the self-check: a temporary directory, small files and executable
-// stubs in it, an environment variable set for one scope.
+// Scratch state for one host test: a temporary directory, small files and executable stubs in it,
+// an environment variable set for one scope.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -17,7 +17,7 @@ namespace asyncgemm::test {
 class TempDir {
 public:
     TempDir() {
-        char pattern[] = "/tmp/asyncgemm-selfcheck-XXXXXX";
+        char pattern[] = "/tmp/asyncgemm-test-XXXXXX";
         REQUIRE(mkdtemp(pattern) != nullptr);
         path_ = pattern;
     }
@@ -69,6 +69,16 @@ inline std::string read_text(const std::string &path) {
     std::stringstream text;
     text << file.rdbuf();
     return text.str();
+}
+
+// True when `file` is the directory's only entry: every temporary file was renamed or removed.
+inline bool only_file_left(const std::string &directory, const std::string &file) {
+    int entries = 0;
+    for (const auto &entry : std::filesystem::directory_iterator(directory)) {
+        ++entries;
+        if (entry.path().filename() != file) return false;
+    }
+    return entries == 1;
 }
 
 // An executable shell script `name` in `directory` running `body`; returns its path.  Write every

@@ -17,60 +17,19 @@
 #include "asyncgemm.h"
 #include "canonical_problem.h"
 #include "plan/autotune_cache.h"
+#include "scratch.h"
 
 namespace asyncgemm::plan {
 namespace {
 
 namespace fs = std::filesystem;
+using test::only_file_left;
+using test::read_text;
+using test::ScopedEnv;
+using test::TempDir;
+using test::write_file;
 
 constexpr ConfigTable kConfigs{3, 0x0123456789abcdefull};
-
-// Sets (or, given nullptr, unsets) an environment variable for one scope and puts the old value back.
-class ScopedEnv {
-public:
-    ScopedEnv(const char *name, const char *value) : name_(name) {
-        const char *old = getenv(name);
-        had_old_ = old != nullptr;
-        if (had_old_) old_ = old;
-        if (value != nullptr)
-            setenv(name, value, 1);
-        else
-            unsetenv(name);
-    }
-    ~ScopedEnv() {
-        if (had_old_)
-            setenv(name_, old_.c_str(), 1);
-        else
-            unsetenv(name_);
-    }
-    ScopedEnv(const ScopedEnv &) = delete;
-    ScopedEnv &operator=(const ScopedEnv &) = delete;
-
-private:
-    const char *name_;
-    bool had_old_ = false;
-    std::string old_;
-};
-
-// A fresh directory from mkdtemp, removed with its contents at the end of the scope.
-class TempDir {
-public:
-    TempDir() {
-        char pattern[] = "/tmp/asyncgemm-autotune-XXXXXX";
-        REQUIRE(mkdtemp(pattern) != nullptr);
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir &) = delete;
-    TempDir &operator=(const TempDir &) = delete;
-    const std::string &path() const { return path_; }
-
-private:
-    std::string path_;
-};
 
 const GpuIdentity kH100{"NVIDIA H100 80GB HBM3", 9, 0};
 
@@ -89,26 +48,7 @@ ShapeBucket bucket(int index) {
 }
 int config_of(int index) { return index % 2; }
 
-void write_file(const std::string &path, const std::string &text) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
 
-std::string read_text(const std::string &path) {
-    std::ifstream file(path, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
-// True when only the cache file is left: every temporary file was renamed or removed.
-bool only_file_left(const std::string &directory, const std::string &file) {
-    int entries = 0;
-    for (const auto &entry : fs::directory_iterator(directory)) {
-        ++entries;
-        if (entry.path().filename() != file) return false;
-    }
-    return entries == 1;
-}
 
 GemmParams problem(int64_t m, int64_t n, int64_t k, int64_t batch_count) {
     GemmParams p = test::canonical_problem(m, n, k, kBF16, kF16, false, true);

@@ -10,6 +10,7 @@
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "driver/versions.h"
+#include "scratch.h"
 
 namespace asyncgemm {
 namespace {
@@ -18,27 +19,7 @@ bool contains(const std::string &text, const std::string &part) {
     return text.find(part) != std::string::npos;
 }
 
-// Sets an environment variable for one scope and puts the old value back.
-class ScopedEnv {
-public:
-    ScopedEnv(const char *name, const char *value) : name_(name) {
-        const char *old = getenv(name);
-        had_old_ = old != nullptr;
-        if (had_old_) old_ = old;
-        setenv(name, value, 1);
-    }
-    ~ScopedEnv() {
-        if (had_old_)
-            setenv(name_, old_.c_str(), 1);
-        else
-            unsetenv(name_);
-    }
-
-private:
-    const char *name_;
-    bool had_old_ = false;
-    std::string old_;
-};
+using test::ScopedEnv;
 
 TEST_CASE("entry points are requested at the older of the driver's version and DriverApi's") {
     CHECK(kMinimumDriverVersion == 13000);

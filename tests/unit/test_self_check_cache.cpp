@@ -14,6 +14,7 @@ namespace asyncgemm::plan {
 namespace {
 
 namespace fs = std::filesystem;
+using test::only_file_left;
 using test::read_text;
 using test::TempDir;
 using test::write_file;
@@ -28,14 +29,6 @@ struct Warnings {
     }
 };
 
-bool only_file_left(const std::string &directory, const std::string &file) {
-    int entries = 0;
-    for (const auto &entry : fs::directory_iterator(directory)) {
-        ++entries;
-        if (entry.path().filename() != file) return false;
-    }
-    return entries == 1;
-}
 
 }  // namespace
 

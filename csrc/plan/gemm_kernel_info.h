@@ -1,0 +1,34 @@
+// What the planner knows of a kernel of a tensor-core family with tile configurations and one kernel
+// per input type, configuration and pair of operand majors (sm80, sm90): its entry in the table that
+// the family's kernel list becomes (csrc/plan/<family>_kernels.h), and how one is found.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/common/params.h"
+
+namespace asyncgemm::plan {
+
+struct GemmKernelInfo {
+    const char *unit;           // the translation unit (and fatbin) that holds it
+    const char *name;           // extern "C" symbol in that unit
+    DType type_ab;              // A and B element type (f32: multiplied as tf32); C and D: any, at run time
+    int config;                 // index into the family's kTileConfigs
+    bool a_k_major, b_k_major;  // the majors of A and B it reads
+    uint32_t dynamic_smem;      // bytes of dynamic shared memory at launch
+};
+
+// Index into `kernels` of the kernel for these inputs, configuration and majors, -1 if there is none.
+template <size_t N>
+constexpr int find_kernel(const GemmKernelInfo (&kernels)[N], int32_t type_ab, int config, bool a_k_major,
+                          bool b_k_major) {
+    for (size_t i = 0; i < N; ++i) {
+        const GemmKernelInfo &k = kernels[i];
+        if (k.type_ab == type_ab && k.config == config && k.a_k_major == a_k_major && k.b_k_major == b_k_major)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+}  // namespace asyncgemm::plan
