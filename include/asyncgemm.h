@@ -131,10 +131,11 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_copy2d(
     asyncgemm_copy_algo_t algo, asyncgemm_smem_layout_t layout, int vector_bytes, void *stream);
 
 /* Autotuning, off unless the environment variable ASYNCGEMM_AUTOTUNE is "1" when the handle is
-   created.  While enable != 0, the first ASYNCGEMM_ALGO_PIPELINED (or AUTO choosing it) call of a
-   shape bucket (types, majors, and m, n, k and batch_count rounded up to powers of two) times the
-   candidate kernels on scratch buffers the library allocates, never on the caller's, and the winner
-   serves every later call of the bucket.  Winners are kept in memory and in a file per GPU model and
+   created.  While enable != 0, the first ASYNCGEMM_ALGO_PIPELINED or ASYNCGEMM_ALGO_SM90_TMA_WGMMA
+   call (AUTO choosing one included) of a shape bucket (types, majors, and m, n, k and batch_count
+   rounded up to powers of two) times the family's tile configurations on scratch buffers the library
+   allocates, never on the caller's, and the winner serves every later call of the bucket (f32 inputs
+   in TF32 mode are not timed: they take the built-in choice).  Winners are kept in memory and in a file per GPU model and
    library version in $ASYNCGEMM_CACHE_DIR (default $XDG_CACHE_HOME/asyncgemm, else
    ~/.cache/asyncgemm), shared safely by concurrent processes; a corrupt or foreign file is ignored
    with a warning on stderr (silenced by ASYNCGEMM_QUIET=1).  A call on a stream being captured into a

@@ -31,7 +31,7 @@ struct VerdictKey {
     std::string device_name;  // as cuDeviceGetName reports it
     std::string uuid;         // "GPU-..." (driver/device_uuid.h)
     int driver_version = 0;   // as cuDriverGetVersion reports it
-    uint64_t kernels = 0;     // fingerprint of the family's fatbin
+    uint64_t kernels = 0;     // fingerprint of the family's fatbins
 };
 
 // The first line of the key's file.

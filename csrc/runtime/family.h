@@ -1,4 +1,5 @@
-// Kernel families: one fatbin each, embedded in the library's read-only data.
+// Kernel families: each a set of kernel units (translation units), whose fatbins are embedded in the
+// library's read-only data (runtime/fatbins.h).
 #pragma once
 
 namespace asyncgemm {

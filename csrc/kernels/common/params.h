@@ -2,7 +2,8 @@
 //
 // Plain structs, no CUDA headers, identical layout under g++ and nvcc: the host fills one and passes
 // it by value as a kernel's single parameter.  Every problem reaches a kernel in canonical form
-// (row-major D, see csrc/plan/normalize.h), so kernels never look at the public order or ops.
+// (row-major D, see canonicalize in csrc/plan/gemm_args.h), so kernels never look at the public
+// order or ops.
 #pragma once
 
 #include <stdint.h>
