@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 
 namespace asyncgemm::plan {
@@ -18,6 +19,16 @@ struct GemmKernelInfo {
     bool a_k_major, b_k_major;  // the majors of A and B it reads
     uint32_t dynamic_smem;      // bytes of dynamic shared memory at launch
 };
+
+// The table entry of one line of a family's kernel list, (input type, shape, configuration, A major,
+// B major) as sm80_kernels.def and sm90_kernels.def write them, in the scope of the family's traits
+// (kConfig<name>, kTileConfigs, smem_bytes): unit "<family>_<type>_<shape>", kernel
+// "asyncgemm_<family>_gemm_<type>_<shape>_<majors>", as the family's kernel header pastes them.
+#define ASYNCGEMM_GEMM_KERNEL_INFO(FAMILY, TYPE, SHAPE, CONFIG, A_MAJOR, B_MAJOR)                              \
+    ::asyncgemm::plan::GemmKernelInfo{#FAMILY "_" #TYPE "_" #SHAPE,                                             \
+                                      "asyncgemm_" #FAMILY "_gemm_" #TYPE "_" #SHAPE "_" #A_MAJOR #B_MAJOR,     \
+                                      ASYNCGEMM_DTYPE_##TYPE, kConfig##CONFIG, ASYNCGEMM_K_MAJOR_##A_MAJOR,     \
+                                      ASYNCGEMM_K_MAJOR_##B_MAJOR, smem_bytes(kTileConfigs[kConfig##CONFIG])},
 
 // Index into `kernels` of the kernel for these inputs, configuration and majors, -1 if there is none.
 template <size_t N>

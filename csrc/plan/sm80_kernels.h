@@ -4,7 +4,6 @@
 
 #include <stdint.h>
 
-#include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/sm80/sm80_traits.h"
 #include "plan/gemm_kernel_info.h"
@@ -13,10 +12,7 @@ namespace asyncgemm::sm80 {
 
 using KernelInfo = plan::GemmKernelInfo;
 
-#define ASYNCGEMM_SM80_KERNEL(TYPE, SHAPE, CONFIG, A_MAJOR, B_MAJOR)                                        \
-    KernelInfo{"sm80_" #TYPE "_" #SHAPE, "asyncgemm_sm80_gemm_" #TYPE "_" #SHAPE "_" #A_MAJOR #B_MAJOR,      \
-               ASYNCGEMM_DTYPE_##TYPE, kConfig##CONFIG, ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR, \
-               smem_bytes(kTileConfigs[kConfig##CONFIG])},
+#define ASYNCGEMM_SM80_KERNEL(...) ASYNCGEMM_GEMM_KERNEL_INFO(sm80, __VA_ARGS__)
 inline constexpr KernelInfo kKernels[] = {
 #include "kernels/sm80/sm80_kernels.def"
 };

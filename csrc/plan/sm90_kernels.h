@@ -4,7 +4,6 @@
 
 #include <stdint.h>
 
-#include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/sm90/sm90_traits.h"
 #include "plan/gemm_kernel_info.h"
@@ -13,10 +12,7 @@ namespace asyncgemm::sm90 {
 
 using KernelInfo = plan::GemmKernelInfo;
 
-#define ASYNCGEMM_SM90_KERNEL(TYPE, SHAPE, CONFIG, A_MAJOR, B_MAJOR)                                        \
-    KernelInfo{"sm90_" #TYPE "_" #SHAPE, "asyncgemm_sm90_gemm_" #TYPE "_" #SHAPE "_" #A_MAJOR #B_MAJOR,      \
-               ASYNCGEMM_DTYPE_##TYPE, kConfig##CONFIG, ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR, \
-               smem_bytes(kTileConfigs[kConfig##CONFIG])},
+#define ASYNCGEMM_SM90_KERNEL(...) ASYNCGEMM_GEMM_KERNEL_INFO(sm90, __VA_ARGS__)
 inline constexpr KernelInfo kKernels[] = {
 #include "kernels/sm90/sm90_kernels.def"
 };

@@ -58,8 +58,8 @@ std::vector<asyncgemm_algo_t> explicit_gemm_algos(asyncgemm_handle_t handle, int
 }  // namespace
 
 namespace {
-// The available algorithms AG_TEST_ALGOS=PIPELINED,SIMT names (the per-configuration runs of
-// tests/gpu/CMakeLists.txt); all of them when it is unset.
+// The available algorithms AG_TEST_ALGOS=PIPELINED,SIMT names (gpu.sm100 in tests/gpu/CMakeLists.txt
+// runs SM100_TCGEN05 alone); all of them when it is unset.
 std::vector<asyncgemm_algo_t> requested(asyncgemm_handle_t handle) {
     std::vector<asyncgemm_algo_t> algos{ASYNCGEMM_ALGO_AUTO};
     for (asyncgemm_algo_t algo : explicit_gemm_algos(handle, 1)) algos.push_back(algo);

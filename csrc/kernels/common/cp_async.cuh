@@ -11,7 +11,7 @@
 #include <cuda_pipeline.h>
 #include <stdint.h>
 
-#include "kernels/common/shared_access.cuh"
+#include "kernels/common/smem_address.cuh"
 
 namespace asyncgemm {
 

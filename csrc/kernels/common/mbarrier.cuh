@@ -8,7 +8,7 @@
 #include <cuda/ptx>
 #include <stdint.h>
 
-#include "kernels/common/shared_access.cuh"
+#include "kernels/common/smem_address.cuh"
 
 namespace asyncgemm {
 

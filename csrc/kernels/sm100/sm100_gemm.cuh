@@ -24,7 +24,7 @@
 #include "kernels/common/element_type.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/mbarrier.cuh"
-#include "kernels/common/shared_access.cuh"
+#include "kernels/common/smem_address.cuh"
 #include "kernels/sm100/epilogue.cuh"
 #include "kernels/sm100/mma_issuer.cuh"
 #include "kernels/sm100/producer.cuh"

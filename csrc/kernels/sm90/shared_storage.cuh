@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/common/ring_position.cuh"
-#include "kernels/common/shared_access.cuh"
+#include "kernels/common/smem_address.cuh"
 #include "kernels/sm90/sm90_traits.h"
 
 namespace asyncgemm::sm90 {
