@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "enums.h"
+#include "suites.h"
+
 namespace bench {
 
 namespace {
@@ -20,8 +23,9 @@ std::optional<unsigned long long> parse_unsigned(const std::string &text) {
 
 Options parse_options(int argc, char **argv) {
     Options options;
-    std::vector<GemmWorkload> shapes;
-    bool with_defaults = true, gemm_only = false, copy_only = false;
+    std::vector<GemmWorkload> shapes, suite_workloads;
+    bool with_defaults = true, gemm_only = false, copy_only = false, any_suite = false;
+    std::optional<TimingMode> timing;
 
     for (int i = 1; i < argc; ++i) {
         std::string name = argv[i];
@@ -45,6 +49,41 @@ Options parse_options(int argc, char **argv) {
             options.show_help = true;
         } else if (name == "--shape") {
             shapes.push_back(parse_workload(value()));
+        } else if (name == "--suite") {
+            const std::string suite = value();
+            any_suite = true;
+            if (suite == "all") {
+                for (const Suite &each : all_suites())
+                    suite_workloads.insert(suite_workloads.end(), each.workloads.begin(), each.workloads.end());
+            } else if (const Suite *found = find_suite(suite)) {
+                suite_workloads.insert(suite_workloads.end(), found->workloads.begin(), found->workloads.end());
+            } else {
+                throw std::invalid_argument("--suite '" + suite + "' is not a suite (--list shows them)");
+            }
+        } else if (name == "--list") {
+            no_value();
+            options.list_suites = true;
+        } else if (name == "--algos") {
+            const std::string text = value();
+            std::vector<asyncgemm_algo_t> algos;
+            std::string item;
+            for (std::size_t at = 0; at <= text.size(); ++at) {
+                if (at < text.size() && text[at] != ',') {
+                    item += text[at];
+                    continue;
+                }
+                const std::optional<asyncgemm_algo_t> algo = parse_algo(item);
+                if (!algo) throw std::invalid_argument("--algos: '" + item + "' is not an algorithm (AUTO, SIMT, "
+                                                       "ASYNC_COPY, PIPELINED, SM90_TMA_WGMMA, SM100_TCGEN05)");
+                algos.push_back(*algo);
+                item.clear();
+            }
+            options.algorithms = algos;
+        } else if (name == "--timing") {
+            const std::string text = value();
+            if (text == "events") timing = TimingMode::events;
+            else if (text == "bursts") timing = TimingMode::bursts;
+            else throw std::invalid_argument("--timing '" + text + "' is not events or bursts");
         } else if (name == "--no-defaults") {
             no_value();
             with_defaults = false;
@@ -74,12 +113,25 @@ Options parse_options(int argc, char **argv) {
     }
 
     if (gemm_only && copy_only) throw std::invalid_argument("--gemm-only and --copy-only exclude each other");
+    if (any_suite && copy_only) throw std::invalid_argument("--suite and --copy-only exclude each other");
+    // A suite run is a GEMM run of its own: no seed workloads, no copy section, AUTO alone unless
+    // --algos says otherwise, timed in bursts unless --timing says otherwise.
+    if (any_suite) {
+        with_defaults = false;
+        gemm_only = true;
+        if (!options.algorithms) options.algorithms = std::vector<asyncgemm_algo_t>{ASYNCGEMM_ALGO_AUTO};
+    }
+    options.timing = timing.value_or(any_suite ? TimingMode::bursts : TimingMode::events);
     if (!copy_only) {
-        if (with_defaults) options.workloads = default_workloads();
+        options.workloads = suite_workloads;
+        if (with_defaults) {
+            const std::vector<GemmWorkload> seeds = default_workloads();
+            options.workloads.insert(options.workloads.end(), seeds.begin(), seeds.end());
+        }
         options.workloads.insert(options.workloads.end(), shapes.begin(), shapes.end());
     }
     options.run_copy = !gemm_only;
-    if (options.workloads.empty() && !options.run_copy && !options.show_help)
+    if (options.workloads.empty() && !options.run_copy && !options.show_help && !options.list_suites)
         throw std::invalid_argument("--no-defaults with --gemm-only needs at least one --shape");
     return options;
 }
@@ -89,22 +141,44 @@ void print_usage(std::ostream &out) {
            "\n"
            "Times every available asyncgemm algorithm against cuBLAS on the seed GEMM workloads and\n"
            "asyncgemm_copy2d against a device-to-device copy, on CUDA device 0 (pick another with\n"
-           "CUDA_VISIBLE_DEVICES).  Prints a table; exits 1 if any result is wrong, 2 without a GPU.\n"
+           "CUDA_VISIBLE_DEVICES), or AUTO against cuBLAS on benchmark suites.  Prints a table;\n"
+           "exits 1 if any result is wrong, 2 without a GPU.\n"
            "\n"
-           "  --shape MxNxK:dtype:ops  add a GEMM workload; dtype f16, bf16, f32 or tf32 (f32 data\n"
-           "                           multiplied in TF32 by both libraries); ops NN, NT, TN or TT\n"
-           "                           (e.g. 2048x2048x256:f32:NT is D = A * B^T); repeatable\n"
+           "  --suite NAME             run a benchmark suite (repeatable; 'all' runs every one): no seed\n"
+           "                           workloads, no copy section, AUTO alone and burst timing unless\n"
+           "                           --algos and --timing say otherwise\n"
+           "  --list                   print every suite's workloads and exit\n"
+           "  --shape SPEC             add a GEMM workload MxNxK:dtype:ops[:option...]; dtype f16, bf16,\n"
+           "                           f32 or tf32 (f32 data multiplied in TF32 by both libraries); ops NN,\n"
+           "                           NT, TN or TT (2048x2048x256:f32:NT is D = A * B^T); options b=N (a\n"
+           "                           strided batch), out=f32 (D's type), pad=P (leading dimensions P\n"
+           "                           past the rows), beta=X (D = A*B + X*C), inplace (C is D); repeatable\n"
+           "  --algos A,B,...          time only these algorithms (AUTO, SIMT, ASYNC_COPY, PIPELINED,\n"
+           "                           SM90_TMA_WGMMA, SM100_TCGEN05)\n"
+           "  --timing events|bursts   events: each launch between its own events (host overhead counts\n"
+           "                           where it exceeds the GPU's work); bursts: GPU time per call, calls\n"
+           "                           queued behind a held stream, cuBLAS and asyncgemm interleaved\n"
            "  --no-defaults            run only the --shape workloads, not the seed ones:\n"
            "                           4096x4096x4096:f16:NN 1024x1024x14336:f16:NN\n"
            "                           2048x2048x256:f32:NT 4096x4096x4096:f32:NN\n"
            "  --gemm-only              skip the copy2d section\n"
            "  --copy-only              skip the GEMM section\n"
-           "  --runs N                 at least N timed runs per row (default 30; more if they take\n"
-           "                           under 1 s together)\n"
+           "  --runs N                 at least N timed runs (or rounds of bursts) per row (default 30;\n"
+           "                           more if they take under 1 s, or 0.5 s for bursts, together)\n"
            "  --seed S                 seed the input generator with S (default: from the clock;\n"
            "                           the table prints the seed used)\n"
            "  --csv FILE               also write every row to FILE as CSV\n"
            "  --help                   this text\n";
+}
+
+void print_suites(std::ostream &out) {
+    std::size_t total = 0;
+    for (const Suite &suite : all_suites()) {
+        out << suite.name << ": " << suite.about << " (" << suite.workloads.size() << " workloads)\n";
+        for (const GemmWorkload &w : suite.workloads) out << "  " << describe(w) << "  " << w.label << '\n';
+        total += suite.workloads.size();
+    }
+    out << total << " workloads in " << all_suites().size() << " suites\n";
 }
 
 }  // namespace bench

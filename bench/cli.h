@@ -7,14 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "asyncgemm.h"
+#include "session.h"
 #include "workload.h"
 
 namespace bench {
 
 struct Options {
-    std::vector<GemmWorkload> workloads;  // empty when the GEMM section is off
+    std::vector<GemmWorkload> workloads;  // empty when the GEMM section is off: the suites', then --shape's
     bool run_copy = true;
-    int min_runs = 30;                    // timed runs at least; more when they add up to < 1 s
+    bool list_suites = false;             // --list: print every suite's workloads and exit
+    std::optional<std::vector<asyncgemm_algo_t>> algorithms;  // --algos; none: every available one
+    TimingMode timing = TimingMode::events;
+    int min_runs = 30;                    // timed runs (or rounds of bursts) at least
     std::optional<uint64_t> seed;         // none: seeded from the clock
     std::string csv_path;                 // empty: no CSV
     bool show_help = false;
@@ -24,5 +29,8 @@ struct Options {
 Options parse_options(int argc, char **argv);
 
 void print_usage(std::ostream &out);
+
+// --list: every suite, its workloads one per line (label, then the --shape spelling).
+void print_suites(std::ostream &out);
 
 }  // namespace bench

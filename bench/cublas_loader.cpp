@@ -46,6 +46,7 @@ std::unique_ptr<Cublas> Cublas::open(cudaStream_t stream, std::string &why_not) 
         !resolve(library, "cublasDestroy_v2", cublas->destroy_, why_not) ||
         !resolve(library, "cublasGetVersion_v2", cublas->get_version_, why_not) ||
         !resolve(library, "cublasGemmEx_64", cublas->gemm_ex_, why_not) ||
+        !resolve(library, "cublasGemmStridedBatchedEx_64", cublas->gemm_strided_batched_ex_, why_not) ||
         !resolve(library, "cublasGetStatusString", cublas->get_status_string_, why_not))
         return nullptr;
 
@@ -77,12 +78,15 @@ std::string Cublas::version() const {
 cublasStatus_t Cublas::gemm(const GemmWorkload &w, const void *a, const void *b, void *d) const {
     // A row-major matrix is the column-major matrix of its transpose, so row-major D = op_a(A) op_b(B)
     // is column-major D^T = op_b(B)^T op_a(A)^T: B comes first, the ops stay, m and n swap.
-    const float alpha = 1.0f, beta = 0.0f;
-    const cudaDataType_t type = cuda_type(w.dtype);
-    return gemm_ex_(handle_, cublas_op(w.op_b), cublas_op(w.op_a), w.n, w.m, w.k,
-                    &alpha, b, type, w.ldb(), a, type, w.lda(),
-                    &beta, d, type, w.ldd(), w.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
-                    CUBLAS_GEMM_DEFAULT);
+    const float alpha = 1.0f, beta = w.beta;
+    const cudaDataType_t in = cuda_type(w.dtype), out = cuda_type(w.out);
+    const cublasComputeType_t compute = w.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    if (w.batch == 1)
+        return gemm_ex_(handle_, cublas_op(w.op_b), cublas_op(w.op_a), w.n, w.m, w.k, &alpha, b, in, w.ldb(), a, in,
+                        w.lda(), &beta, d, out, w.ldd(), compute, CUBLAS_GEMM_DEFAULT);
+    return gemm_strided_batched_ex_(handle_, cublas_op(w.op_b), cublas_op(w.op_a), w.n, w.m, w.k, &alpha, b, in,
+                                    w.ldb(), w.b_stride(), a, in, w.lda(), w.a_stride(), &beta, d, out, w.ldd(),
+                                    w.d_stride(), w.batch, compute, CUBLAS_GEMM_DEFAULT);
 }
 
 std::string Cublas::status_string(cublasStatus_t status) const {

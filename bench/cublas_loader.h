@@ -23,9 +23,10 @@ public:
 
     std::string version() const;  // "13.1.0"
 
-    // The row-major D = op_a(A) * op_b(B) that asyncgemm_gemm gets for this workload, with fp32
-    // accumulation (for f32 inputs a true SGEMM: CUBLAS_COMPUTE_32F and the default math mode never
-    // use TF32; tf32 workloads ask for CUBLAS_COMPUTE_32F_FAST_TF32).
+    // The row-major D = op_a(A) * op_b(B) + beta * D that asyncgemm gets for this workload (cuBLAS's
+    // C is always its D: d holds C on entry where beta != 0), with fp32 accumulation (for f32 inputs
+    // a true SGEMM: CUBLAS_COMPUTE_32F and the default math mode never use TF32; tf32 workloads ask
+    // for CUBLAS_COMPUTE_32F_FAST_TF32); a strided batch through cublasGemmStridedBatchedEx.
     cublasStatus_t gemm(const GemmWorkload &workload, const void *a, const void *b, void *d) const;
 
     std::string status_string(cublasStatus_t status) const;
@@ -37,6 +38,7 @@ private:
     decltype(&cublasDestroy_v2) destroy_ = nullptr;
     decltype(&cublasGetVersion_v2) get_version_ = nullptr;
     decltype(&cublasGemmEx_64) gemm_ex_ = nullptr;
+    decltype(&cublasGemmStridedBatchedEx_64) gemm_strided_batched_ex_ = nullptr;
     decltype(&cublasGetStatusString) get_status_string_ = nullptr;
 };
 

@@ -33,6 +33,14 @@ const char *algo_name(asyncgemm_algo_t algo) {
     return "?";
 }
 
+std::optional<asyncgemm_algo_t> parse_algo(const std::string &name) {
+    for (asyncgemm_algo_t algo : {ASYNCGEMM_ALGO_AUTO, ASYNCGEMM_ALGO_SIMT, ASYNCGEMM_ALGO_ASYNC_COPY,
+                                  ASYNCGEMM_ALGO_PIPELINED, ASYNCGEMM_ALGO_SM90_TMA_WGMMA,
+                                  ASYNCGEMM_ALGO_SM100_TCGEN05})
+        if (name == algo_name(algo)) return algo;
+    return std::nullopt;
+}
+
 const char *copy_algo_name(asyncgemm_copy_algo_t algo) {
     switch (algo) {
     case ASYNCGEMM_COPY_AUTO: return "AUTO";

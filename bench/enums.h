@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "asyncgemm.h"
@@ -12,6 +13,7 @@ const char *dtype_name(asyncgemm_dtype_t dtype);                  // "f32", "f16
 std::size_t element_bytes(asyncgemm_dtype_t dtype);
 char op_letter(asyncgemm_op_t op);                                // 'N' or 'T'
 const char *algo_name(asyncgemm_algo_t algo);                     // "PIPELINED", ...
+std::optional<asyncgemm_algo_t> parse_algo(const std::string &name);  // algo_name's inverse
 const char *copy_algo_name(asyncgemm_copy_algo_t algo);           // "SYNC", ...
 const char *layout_name(asyncgemm_smem_layout_t layout);          // "PLAIN", ...
 

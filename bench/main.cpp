@@ -1,8 +1,9 @@
 // asyncgemm-bench: the seed GEMM workloads and the copy2d section, every available algorithm against
-// cuBLAS and a device-to-device copy in one run, on CUDA device 0.
+// cuBLAS and a device-to-device copy in one run, or the benchmark suites (suites.h), on CUDA device 0.
 //
 // Exit status: 0 when every row is right, 1 when a row FAILED or the run could not go on (the rows
 // finished so far are still printed), 2 when there is no GPU.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <ctime>
@@ -87,6 +88,7 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     info.seed = options.seed ? *options.seed
                              : uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
     std::mt19937_64 rng(info.seed);
+    info.timing = options.timing == TimingMode::bursts ? "bursts" : "events";
 
     cudaStream_t raw_stream = nullptr;
     check_cuda(cudaStreamCreate(&raw_stream), "cudaStreamCreate");
@@ -101,6 +103,9 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     info.cublas = cublas ? "cuBLAS " + cublas->version() : "no cuBLAS (" + why_no_cublas + ")";
 
     for (asyncgemm_algo_t algo : kAlgorithms) {
+        if (options.algorithms && std::find(options.algorithms->begin(), options.algorithms->end(), algo) ==
+                                      options.algorithms->end())
+            continue;
         int available = 0;
         check_asyncgemm(asyncgemm_algo_available(handle.get(), algo, &available), "asyncgemm_algo_available");
         (available ? info.algorithms : info.unavailable).push_back(algo);
@@ -113,7 +118,7 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     info.monitor = monitor ? "NVML (SM clock, energy, temperature)" : "none (" + why_no_monitor + ")";
 
     const Session session{stream.get(), handle.get(), cublas.get(), monitor.get(), info.l2_bytes, options.min_runs,
-                          rng, progress};
+                          options.timing, rng, progress};
     progress.set_total(int(options.workloads.size()) * gemm_steps(session, info.algorithms) +
                        (options.run_copy ? copy_steps() : 0));
     for (const GemmWorkload &workload : options.workloads)
@@ -137,6 +142,10 @@ int main(int argc, char **argv) {
     }
     if (options.show_help) {
         print_usage(std::cout);
+        return 0;
+    }
+    if (options.list_suites) {
+        print_suites(std::cout);
         return 0;
     }
 

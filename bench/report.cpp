@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -104,29 +105,84 @@ void print_header(std::ostream &out, const RunInfo &info) {
         << '\n'
         << "monitor     " << info.monitor << '\n'
         << "seed        " << info.seed << " (--seed " << info.seed << " repeats these inputs)\n"
+        << "timing      " << info.timing << '\n'
         << "algorithms  " << algorithm_list(info.algorithms);
     if (!info.unavailable.empty()) out << "; not on this device: " << algorithm_list(info.unavailable);
     out << '\n';
 }
 
-void print_gemm_table(std::ostream &out, const std::vector<GemmResult> &results) {
-    out << "\nGEMM: row-major D = op_a(A) op_b(B), alpha 1, beta 0, median of timed runs; "
-           "x cuBLAS > 1 is faster than cuBLAS; SM MHz, mJ/run and C: the GPU's mean clock, energy per run "
-           "and temperature over the timed runs\n";
-    TextTable table({{"workload", false}, {"algorithm", false}, {"median ms", true}, {"TFLOP/s", true},
-                     {"x cuBLAS", true}, {"max rel err", true}, {"SM MHz", true}, {"mJ/run", true}, {"C", true},
-                     {"result", false}});
+void print_gemm_table(std::ostream &out, const std::vector<const GemmResult *> &results, bool bursts) {
+    bool labelled = false;
+    for (const GemmResult *r : results) labelled = labelled || !r->workload.label.empty();
+    std::vector<Column> columns = {{"workload", false}};
+    if (labelled) columns.push_back({"what", false});
+    for (const Column &column : std::vector<Column>{{"algorithm", false}, {"median ms", true}, {"TFLOP/s", true},
+                                                    {"GB/s", true}, {"x cuBLAS", true}, {"max rel err", true},
+                                                    {"SM MHz", true}, {"mJ/run", true}, {"C", true},
+                                                    {"result", false}})
+        columns.push_back(column);
+    TextTable table(columns);
     std::string previous_workload;
-    for (const GemmResult &r : results) {
-        const std::string workload = describe(r.workload);
-        table.add({workload == previous_workload ? "" : workload, r.algorithm, format(r.median_ms, "%.4f", "-"),
-                   format_rate(r.tflops()), format(r.vs_cublas, "%.2f", "-"),
-                   format(r.max_rel_err, "%.2e", "-"), format(r.sm_mhz, "%.0f", "-"),
-                   format(r.mj_per_run, "%.1f", "-"), format(r.temperature_c, "%.0f", "-"),
-                   result_text(r.outcome, r.note)});
+    for (const GemmResult *r : results) {
+        const std::string workload = describe(r->workload);
+        const bool first = workload != previous_workload;
+        std::vector<std::string> cells = {first ? workload : ""};
+        if (labelled) cells.push_back(first ? r->workload.label : "");
+        for (std::string cell : {r->algorithm, format(r->median_ms, bursts ? "%.5f" : "%.4f", "-"),
+                                 format_rate(r->tflops()), format_rate(r->gb_per_s()),
+                                 format(r->vs_cublas, "%.2f", "-"), format(r->max_rel_err, "%.2e", "-"),
+                                 format(r->sm_mhz, "%.0f", "-"), format(r->mj_per_run, "%.1f", "-"),
+                                 format(r->temperature_c, "%.0f", "-"), result_text(r->outcome, r->note)})
+            cells.push_back(std::move(cell));
+        table.add(std::move(cells));
         previous_workload = workload;
     }
     table.print(out);
+}
+
+// Per algorithm: the geometric mean of x cuBLAS over the rows that have one, and the worst row.
+void print_summary(std::ostream &out, const std::string &title, const std::vector<const GemmResult *> &results) {
+    std::vector<std::string> algorithms;
+    for (const GemmResult *r : results)
+        if (r->algorithm != "cuBLAS" && r->vs_cublas &&
+            std::find(algorithms.begin(), algorithms.end(), r->algorithm) == algorithms.end())
+            algorithms.push_back(r->algorithm);
+    for (const std::string &algorithm : algorithms) {
+        double log_sum = 0.0;
+        int count = 0;
+        const GemmResult *worst = nullptr;
+        for (const GemmResult *r : results) {
+            if (r->algorithm != algorithm || !r->vs_cublas) continue;
+            log_sum += std::log(*r->vs_cublas);
+            ++count;
+            if (!worst || *r->vs_cublas < *worst->vs_cublas) worst = r;
+        }
+        char line[160];
+        std::snprintf(line, sizeof line, "%s: %s geometric mean %.3fx cuBLAS over %d workloads; worst %.2fx at ",
+                      title.c_str(), algorithm.c_str(), std::exp(log_sum / count), count, *worst->vs_cublas);
+        out << line << describe(worst->workload)
+            << (worst->workload.label.empty() ? "" : " (" + worst->workload.label + ")") << '\n';
+    }
+}
+
+// One table per suite, in the order the rows ran, and the rows of no suite (the seed workloads and
+// --shape) in one of their own; each followed by its summary.
+void print_gemm_tables(std::ostream &out, const std::vector<GemmResult> &results, bool bursts) {
+    out << "\nGEMM: row-major D = op_a(A) op_b(B) + beta C, alpha 1, median "
+        << (bursts ? "GPU time per call in bursts" : "of timed runs")
+        << "; x cuBLAS > 1 is faster than cuBLAS; GB/s counts A and B read once, C read, D written; SM MHz, mJ/run "
+           "and C: the GPU's mean clock, energy per run and temperature over the timed runs\n";
+    std::vector<std::string> groups;
+    for (const GemmResult &r : results)
+        if (std::find(groups.begin(), groups.end(), r.workload.suite) == groups.end()) groups.push_back(r.workload.suite);
+    for (const std::string &group : groups) {
+        std::vector<const GemmResult *> rows;
+        for (const GemmResult &r : results)
+            if (r.workload.suite == group) rows.push_back(&r);
+        out << '\n' << (group.empty() ? std::string("workloads") : "suite " + group) << '\n';
+        print_gemm_table(out, rows, bursts);
+        print_summary(out, group.empty() ? std::string("workloads") : group, rows);
+    }
 }
 
 void print_copy_table(std::ostream &out, const std::vector<CopyResult> &results) {
@@ -159,7 +215,7 @@ void write_csv_line(std::ostream &out, const std::vector<std::string> &fields) {
 
 void print_report(std::ostream &out, const RunInfo &info, const Results &results) {
     print_header(out, info);
-    if (!results.gemm.empty()) print_gemm_table(out, results.gemm);
+    if (!results.gemm.empty()) print_gemm_tables(out, results.gemm, info.timing == "bursts");
     if (!results.copy.empty()) print_copy_table(out, results.copy);
     out.flush();
 }
@@ -169,16 +225,20 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
     if (!out) throw BenchError("cannot open " + path + " for writing");
     write_csv_line(out, {"device", "section", "workload", "m", "n", "k", "dtype", "ops", "algorithm", "layout",
                          "vector_bytes", "median_ms", "tflops", "gb_per_s", "ratio", "max_rel_err", "result", "note",
-                         "sm_mhz", "mj_per_run", "temperature_c"});
+                         "sm_mhz", "mj_per_run", "temperature_c", "suite", "label", "batch", "out_dtype", "pad",
+                         "beta", "in_place", "timing"});
     for (const GemmResult &r : results.gemm) {
         const GemmWorkload &w = r.workload;
         write_csv_line(out, {info.device_name, "gemm", describe(w), std::to_string(w.m), std::to_string(w.n),
                              std::to_string(w.k), w.tf32 ? "tf32" : dtype_name(w.dtype),
                              std::string{op_letter(w.op_a), op_letter(w.op_b)}, r.algorithm, "", "",
-                             format(r.median_ms, "%.6g", ""), format(r.tflops(), "%.6g", ""), "",
-                             format(r.vs_cublas, "%.6g", ""), format(r.max_rel_err, "%.6g", ""),
-                             outcome_word(r.outcome), r.note, format(r.sm_mhz, "%.0f", ""),
-                             format(r.mj_per_run, "%.6g", ""), format(r.temperature_c, "%.0f", "")});
+                             format(r.median_ms, "%.6g", ""), format(r.tflops(), "%.6g", ""),
+                             format(r.gb_per_s(), "%.6g", ""), format(r.vs_cublas, "%.6g", ""),
+                             format(r.max_rel_err, "%.6g", ""), outcome_word(r.outcome), r.note,
+                             format(r.sm_mhz, "%.0f", ""), format(r.mj_per_run, "%.6g", ""),
+                             format(r.temperature_c, "%.0f", ""), w.suite, w.label, std::to_string(w.batch),
+                             dtype_name(w.out), std::to_string(w.pad), format(double(w.beta), "%g", ""),
+                             w.in_place ? "1" : "0", info.timing});
     }
     for (const CopyResult &r : results.copy) {
         write_csv_line(out, {info.device_name, "copy", copy_workload(r), std::to_string(r.rows),
@@ -186,7 +246,7 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
                              r.algorithm, r.layout == "-" ? "" : r.layout,
                              r.op ? std::to_string(r.vector_bytes) : "", format(r.median_ms, "%.6g", ""), "",
                              format(r.gb_per_s(), "%.6g", ""), format(r.vs_d2d, "%.6g", ""), "",
-                             outcome_word(r.outcome), r.note, "", "", ""});
+                             outcome_word(r.outcome), r.note, "", "", "", "", "", "", "", "", "", "", info.timing});
     }
     out.close();
     if (!out) throw BenchError("could not finish writing " + path);

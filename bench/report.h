@@ -25,6 +25,7 @@ struct RunInfo {
     std::string cublas = "cuBLAS not opened";    // "cuBLAS 13.1.0", or why there is none
     std::string monitor = "not opened";          // "NVML", or why the GPU columns are empty
     uint64_t seed = 0;
+    std::string timing;                          // "events" or "bursts"
     std::vector<asyncgemm_algo_t> algorithms;    // available on the device, in the order benchmarked
     std::vector<asyncgemm_algo_t> unavailable;
 };

@@ -35,6 +35,16 @@ struct GemmResult {
         if (!median_ms) return std::nullopt;
         return workload.flops() / (*median_ms * 1e9);
     }
+    // The least traffic a product can make (A and B read once, C read where beta != 0, D written),
+    // in 10^9 bytes per second: the rate against the memory roofline where one operand is small.
+    std::optional<double> gb_per_s() const {
+        if (!median_ms) return std::nullopt;
+        const GemmWorkload &w = workload;
+        const double in = w.tf32 || w.dtype == ASYNCGEMM_R_32F ? 4.0 : 2.0, out = w.out == ASYNCGEMM_R_32F ? 4.0 : 2.0;
+        const double batch = double(w.batch), m = double(w.m), n = double(w.n), k = double(w.k);
+        const double bytes = batch * ((m * k + k * n) * in + m * n * out * (w.reads_c() ? 2.0 : 1.0));
+        return bytes / (*median_ms * 1e6);
+    }
 };
 
 struct CopyResult {

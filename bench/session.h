@@ -13,13 +13,19 @@
 
 namespace bench {
 
+// How a row is timed (bench/README.md): each launch between its own events, host overhead included
+// where it exceeds the GPU's work; or bursts queued behind a gate, GPU time alone, the contenders
+// interleaved (timing.h's time_bursts).
+enum class TimingMode { events, bursts };
+
 struct Session {
     cudaStream_t stream;      // every launch and transfer, asyncgemm's and cuBLAS's alike
     asyncgemm_handle_t handle;
     const Cublas *cublas;     // null: no cuBLAS rows, no ratios, no errors
     const GpuMonitor *monitor;  // null: no clock, energy or temperature columns
     std::size_t l2_bytes;
-    int min_runs;
+    int min_runs;             // timed runs per row (events), or timed rounds of bursts (bursts)
+    TimingMode timing;
     std::mt19937_64 &rng;     // every input of the run, in order, from the printed seed
     Progress &progress;
 };

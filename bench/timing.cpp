@@ -1,6 +1,7 @@
 #include "timing.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -56,6 +57,43 @@ double median(std::vector<double> values) {
 
 // How often the SM clock is read while the timed runs run.
 constexpr auto kClockSamplePeriod = std::chrono::milliseconds(10);
+
+// Burst mode (time_bursts): the warm-up and the timed rounds' least length, and a burst's most calls
+// and work.  64 calls of a few launches each stay far inside a stream's queue, so queueing a burst
+// never blocks the host while the gate holds the stream.
+constexpr double kBurstWarmupMs = 500.0;
+constexpr double kBurstTimedMs = 500.0;
+constexpr int64_t kMaxBurstCalls = 64;
+constexpr double kBurstWorkMs = 2.0;
+
+// Holds a stream until the host opens it: close() queues a host function that waits for open().  If
+// the host never opens it (a call that blocked while queueing, waiting on the held stream itself),
+// the wait gives up after a second, so the benchmark is slow there, never hung; `timed_out` says so.
+class Gate {
+public:
+    void close(cudaStream_t stream) {
+        open_.store(false, std::memory_order_relaxed);
+        check_cuda(cudaLaunchHostFunc(stream, &Gate::wait, this), "cudaLaunchHostFunc");
+    }
+    void open() { open_.store(true, std::memory_order_release); }
+    bool timed_out() const { return timed_out_.load(std::memory_order_acquire); }
+
+private:
+    static void CUDART_CB wait(void *self) {
+        Gate &gate = *static_cast<Gate *>(self);
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        while (!gate.open_.load(std::memory_order_acquire)) {
+            if (std::chrono::steady_clock::now() > give_up) {
+                gate.timed_out_.store(true, std::memory_order_release);
+                return;
+            }
+            std::this_thread::yield();
+        }
+    }
+
+    std::atomic<bool> open_{true};
+    std::atomic<bool> timed_out_{false};
+};
 
 }  // namespace
 
@@ -117,6 +155,69 @@ Timing time_runs(cudaStream_t stream, int min_runs, const std::function<void(int
 
 double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch) {
     return time_runs(stream, min_runs, launch, nullptr).median_ms;
+}
+
+std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
+                                const std::vector<std::function<void(int64_t run)>> &launches,
+                                const GpuMonitor *monitor) {
+    const std::size_t contenders = launches.size();
+    std::vector<int64_t> runs(contenders, 0);
+
+    // Warm-up, the contenders in turn, each call timed from the host's side: how long a call takes
+    // sizes the bursts.
+    std::vector<double> warmup_ms(contenders, 0.0);
+    Event batch_start, batch_end;
+    double total_ms = 0.0;
+    while (total_ms < kBurstWarmupMs) {
+        for (std::size_t i = 0; i < contenders; ++i) {
+            const int64_t batch = runs[i] < kMinWarmupRuns ? kMinWarmupRuns : std::max<int64_t>(1, runs[i] / 2);
+            batch_start.record(stream);
+            for (int64_t j = 0; j < batch; ++j) launches[i](runs[i]++);
+            batch_end.record(stream);
+            batch_end.synchronize();
+            const double ms = batch_end.ms_since(batch_start);
+            warmup_ms[i] += ms;
+            total_ms += ms;
+        }
+    }
+    std::vector<int64_t> burst(contenders);
+    for (std::size_t i = 0; i < contenders; ++i) {
+        const double ms_per_call = std::max(warmup_ms[i] / double(runs[i]), 1e-4);
+        burst[i] = std::clamp<int64_t>(int64_t(kBurstWorkMs / ms_per_call), 1, kMaxBurstCalls);
+    }
+
+    std::vector<std::vector<double>> per_call(contenders);
+    double mhz_sum = 0.0;
+    int mhz_samples = 0;
+    double timed_ms = 0.0;
+    Gate gate;
+    for (int round = 0; round < min_bursts || timed_ms < kBurstTimedMs; ++round) {
+        for (std::size_t i = 0; i < contenders; ++i) {
+            gate.close(stream);
+            batch_start.record(stream);
+            for (int64_t j = 0; j < burst[i]; ++j) launches[i](runs[i]++);
+            batch_end.record(stream);
+            gate.open();
+            batch_end.synchronize();
+            const double ms = batch_end.ms_since(batch_start);
+            per_call[i].push_back(ms / double(burst[i]));
+            timed_ms += ms;
+        }
+        if (monitor)
+            if (const std::optional<unsigned> mhz = monitor->sm_mhz()) mhz_sum += *mhz, ++mhz_samples;
+    }
+    if (gate.timed_out())
+        throw BenchError("a burst's calls blocked the host while the stream was held; time this workload with "
+                         "--timing events");
+
+    std::vector<Timing> timings(contenders);
+    const GpuSample end = monitor ? monitor->sample() : GpuSample{};
+    for (std::size_t i = 0; i < contenders; ++i) {
+        timings[i].median_ms = median(per_call[i]);
+        if (mhz_samples > 0) timings[i].sm_mhz = mhz_sum / mhz_samples;
+        if (end.temperature_c) timings[i].temperature_c = *end.temperature_c;
+    }
+    return timings;
 }
 
 }  // namespace bench

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -27,5 +28,19 @@ struct Timing {
 Timing time_runs(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch,
                  const GpuMonitor *monitor);
 double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int64_t run)> &launch);
+
+// The GPU time of one call of each contender, host overhead hidden, the contenders interleaved so
+// that each sees the same clocks and power state.  A burst is timed at a time: the stream is held by
+// a gate (a host function that waits) while a burst of one contender's calls is queued behind it,
+// then released, so the calls run back to back and the events around the burst time the GPU alone;
+// per call is the burst's time over its calls.  Warm-up lasts at least 0.5 s of all contenders'
+// calls in turn; then rounds of one burst each are timed, at least min_bursts rounds and 0.5 s.
+// Bursts hold up to 64 calls and 2 ms of work.  launches[i](run) enqueues contender i's run number
+// `run`, counted per contender as in time_runs.  With a monitor, the mean SM clock over the timed
+// rounds and the temperature at their end go to every contender's Timing (no energy: the
+// contenders share the counter).
+std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
+                                const std::vector<std::function<void(int64_t run)>> &launches,
+                                const GpuMonitor *monitor);
 
 }  // namespace bench

@@ -1,6 +1,9 @@
 #include "workload.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
@@ -15,6 +18,7 @@ constexpr int64_t kMaxDimension = std::numeric_limits<int32_t>::max();
 // 2^38 elements is 1 TiB of f32, beyond any GPU; the bound keeps every byte count of the benchmark,
 // sums of a few matrices included, far inside size_t.
 constexpr int64_t kMaxMatrixElements = int64_t(1) << 38;
+constexpr int64_t kMaxPad = 1 << 16;
 
 std::vector<std::string> split(const std::string &text, char separator) {
     std::vector<std::string> parts(1);
@@ -25,13 +29,15 @@ std::vector<std::string> split(const std::string &text, char separator) {
     return parts;
 }
 
-int64_t parse_dimension(const std::string &text, const std::string &spec) {
+// A decimal integer in [low, high] filling the whole text, or a message naming `what`.
+int64_t parse_integer(const std::string &text, int64_t low, int64_t high, const std::string &what,
+                      const std::string &spec) {
     bool digits_only = !text.empty() && text.size() <= 10;
     for (char c : text) digits_only = digits_only && std::isdigit(static_cast<unsigned char>(c));
-    const int64_t value = digits_only ? std::stoll(text) : 0;
-    if (value < 1 || value > kMaxDimension)
-        throw std::invalid_argument("workload '" + spec + "': dimension '" + text +
-                                    "' is not an integer in [1, 2^31-1]");
+    const int64_t value = digits_only ? std::stoll(text) : -1;
+    if (value < low || value > high)
+        throw std::invalid_argument("workload '" + spec + "': " + what + " '" + text + "' is not an integer in [" +
+                                    std::to_string(low) + ", " + std::to_string(high) + "]");
     return value;
 }
 
@@ -40,8 +46,7 @@ asyncgemm_dtype_t parse_dtype(const std::string &text, const std::string &spec) 
     if (text == "tf32") return ASYNCGEMM_R_32F;
     for (asyncgemm_dtype_t dtype : {ASYNCGEMM_R_32F, ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF})
         if (text == dtype_name(dtype)) return dtype;
-    throw std::invalid_argument("workload '" + spec + "': dtype '" + text +
-                                "' is not one of f16, bf16, f32, tf32");
+    throw std::invalid_argument("workload '" + spec + "': dtype '" + text + "' is not one of f16, bf16, f32, tf32");
 }
 
 asyncgemm_op_t parse_op(char letter, const std::string &spec) {
@@ -52,31 +57,104 @@ asyncgemm_op_t parse_op(char letter, const std::string &spec) {
     throw std::invalid_argument("workload '" + spec + "': ops must be two letters N or T (NN, NT, TN, TT)");
 }
 
+float parse_beta(const std::string &text, const std::string &spec) {
+    char *end = nullptr;
+    const float value = std::strtof(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value))
+        throw std::invalid_argument("workload '" + spec + "': beta '" + text + "' is not a finite number");
+    return value;
+}
+
+void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, const std::string &spec) {
+    if (option == "inplace") {
+        w.in_place = true;
+        return;
+    }
+    const std::size_t equals = option.find('=');
+    const std::string key = option.substr(0, equals);
+    const std::string value = equals == std::string::npos ? std::string() : option.substr(equals + 1);
+    if (equals == std::string::npos || value.empty())
+        throw std::invalid_argument("workload '" + spec + "': option '" + option +
+                                    "' is not b=N, out=TYPE, pad=P, beta=X or inplace");
+    if (key == "b") {
+        w.batch = parse_integer(value, 1, kMaxDimension, "batch", spec);
+    } else if (key == "out") {
+        if (value == "tf32") throw std::invalid_argument("workload '" + spec + "': out is f32, f16 or bf16");
+        w.out = parse_dtype(value, spec);
+    } else if (key == "pad") {
+        w.pad = parse_integer(value, 0, kMaxPad, "pad", spec);
+    } else if (key == "beta") {
+        w.beta = parse_beta(value, spec);
+        beta_given = true;
+    } else {
+        throw std::invalid_argument("workload '" + spec + "': unknown option '" + key +
+                                    "' (b=N, out=TYPE, pad=P, beta=X, inplace)");
+    }
+}
+
+std::string number_text(float value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", double(value));
+    return text;
+}
+
 }  // namespace
 
+GemmWorkload gemm_workload(int64_t m, int64_t n, int64_t k, asyncgemm_dtype_t dtype, const char *ops) {
+    GemmWorkload w;
+    w.m = m, w.n = n, w.k = k;
+    w.dtype = w.out = dtype;
+    w.op_a = ops[0] == 'T' ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+    w.op_b = ops[1] == 'T' ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+    return w;
+}
+
 std::string describe(const GemmWorkload &w) {
-    return std::to_string(w.m) + "x" + std::to_string(w.n) + "x" + std::to_string(w.k) + " " +
-           (w.tf32 ? "tf32" : dtype_name(w.dtype)) + " " + op_letter(w.op_a) + op_letter(w.op_b);
+    std::string text = std::to_string(w.m) + "x" + std::to_string(w.n) + "x" + std::to_string(w.k) + ":" +
+                       (w.tf32 ? "tf32" : dtype_name(w.dtype)) + ":" + op_letter(w.op_a) + op_letter(w.op_b);
+    if (w.batch != 1) text += ":b=" + std::to_string(w.batch);
+    if (w.out != w.dtype) text += std::string(":out=") + dtype_name(w.out);
+    if (w.pad != 0) text += ":pad=" + std::to_string(w.pad);
+    if (w.in_place) {
+        text += ":inplace";
+        if (w.beta != 1.0f) text += ":beta=" + number_text(w.beta);
+    } else if (w.beta != 0.0f) {
+        text += ":beta=" + number_text(w.beta);
+    }
+    return text;
+}
+
+std::string type_text(const GemmWorkload &w) {
+    const std::string in = w.tf32 ? "tf32" : dtype_name(w.dtype);
+    return w.out == w.dtype ? in : in + ">" + dtype_name(w.out);
 }
 
 GemmWorkload parse_workload(const std::string &spec) {
     const std::vector<std::string> fields = split(spec, ':');
-    if (fields.size() != 3)
-        throw std::invalid_argument("workload '" + spec + "' is not MxNxK:dtype:ops (4096x4096x4096:f16:NN)");
+    if (fields.size() < 3)
+        throw std::invalid_argument("workload '" + spec + "' is not MxNxK:dtype:ops[:option...] (4096x4096x4096:f16:NN)");
     const std::vector<std::string> dims = split(fields[0], 'x');
-    if (dims.size() != 3)
-        throw std::invalid_argument("workload '" + spec + "': '" + fields[0] + "' is not MxNxK");
+    if (dims.size() != 3) throw std::invalid_argument("workload '" + spec + "': '" + fields[0] + "' is not MxNxK");
     if (fields[2].size() != 2)
         throw std::invalid_argument("workload '" + spec + "': ops must be two letters N or T (NN, NT, TN, TT)");
 
     GemmWorkload w;
-    w.m = parse_dimension(dims[0], spec);
-    w.n = parse_dimension(dims[1], spec);
-    w.k = parse_dimension(dims[2], spec);
-    w.dtype = parse_dtype(fields[1], spec);
+    w.m = parse_integer(dims[0], 1, kMaxDimension, "dimension", spec);
+    w.n = parse_integer(dims[1], 1, kMaxDimension, "dimension", spec);
+    w.k = parse_integer(dims[2], 1, kMaxDimension, "dimension", spec);
+    w.dtype = w.out = parse_dtype(fields[1], spec);
     w.tf32 = fields[1] == "tf32";
     w.op_a = parse_op(fields[2][0], spec);
     w.op_b = parse_op(fields[2][1], spec);
+    bool beta_given = false;
+    for (std::size_t i = 3; i < fields.size(); ++i) parse_option(fields[i], w, beta_given, spec);
+    if (w.in_place) {
+        if (!beta_given) w.beta = 1.0f;
+        if (w.beta == 0.0f) throw std::invalid_argument("workload '" + spec + "': inplace needs beta != 0");
+    }
+    // The type pairs cublasGemmEx takes with fp32 accumulation: D of the input type, or f32.
+    if (w.out != w.dtype && w.out != ASYNCGEMM_R_32F)
+        throw std::invalid_argument("workload '" + spec + "': out must be f32 or the input type");
     for (int64_t elements : {w.a_elements(), w.b_elements(), w.d_elements()})
         if (elements > kMaxMatrixElements)
             throw std::invalid_argument("workload '" + spec + "' has a matrix of more than 2^38 elements");
@@ -85,10 +163,10 @@ GemmWorkload parse_workload(const std::string &spec) {
 
 std::vector<GemmWorkload> default_workloads() {
     return {
-        {4096, 4096, 4096, ASYNCGEMM_R_16F, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N},
-        {1024, 1024, 14336, ASYNCGEMM_R_16F, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N},
-        {2048, 2048, 256, ASYNCGEMM_R_32F, ASYNCGEMM_OP_N, ASYNCGEMM_OP_T},
-        {4096, 4096, 4096, ASYNCGEMM_R_32F, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N},
+        gemm_workload(4096, 4096, 4096, ASYNCGEMM_R_16F, "NN"),
+        gemm_workload(1024, 1024, 14336, ASYNCGEMM_R_16F, "NN"),
+        gemm_workload(2048, 2048, 256, ASYNCGEMM_R_32F, "NT"),
+        gemm_workload(4096, 4096, 4096, ASYNCGEMM_R_32F, "NN"),
     };
 }
 

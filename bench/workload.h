@@ -1,5 +1,13 @@
-// A GEMM workload: one row-major problem D = op_a(A) · op_b(B) with tight leading dimensions, and its
-// spelling on the command line, "MxNxK:dtype:ops" (4096x4096x4096:f16:NN, 2048x2048x256:f32:NT).
+// A GEMM workload: one row-major problem D = op_a(A) · op_b(B) + beta·C, possibly a strided batch,
+// and its spelling on the command line:
+//   MxNxK:dtype:ops[:option...]      4096x4096x4096:f16:NN, 128x6144x4096:bf16:NT:b=8:out=f32
+// dtype is that of A and B (and of C and D unless out= says otherwise); the options are
+//   b=N      N matrices in a strided batch, each matrix right after the one before
+//   out=T    C and D of type T (f32, f16, bf16)
+//   pad=P    every leading dimension P elements longer than the row it holds
+//   beta=X   D = A·B + X·C, C a matrix of its own
+//   inplace  C is D (beta 1 unless beta= says otherwise)
+// describe() writes a workload back in this form, so every row of a table can be rerun with --shape.
 #pragma once
 
 #include <cstdint>
@@ -11,23 +19,42 @@
 namespace bench {
 
 struct GemmWorkload {
-    int64_t m, n, k;
-    asyncgemm_dtype_t dtype;  // of A, B and D alike
-    asyncgemm_op_t op_a, op_b;
+    int64_t m = 0, n = 0, k = 0;
+    asyncgemm_dtype_t dtype = ASYNCGEMM_R_32F;  // of A and B
+    asyncgemm_op_t op_a = ASYNCGEMM_OP_N, op_b = ASYNCGEMM_OP_N;
     bool tf32 = false;  // f32 data multiplied in TF32 by both libraries (ASYNCGEMM_MATH_TF32, FAST_TF32)
+    asyncgemm_dtype_t out = ASYNCGEMM_R_32F;  // of C and D
+    int64_t batch = 1;
+    int64_t pad = 0;        // elements past each row of every stored matrix
+    float beta = 0.0f;
+    bool in_place = false;  // C is D
+    std::string label;      // what the workload stands for ("Llama-3-8B qkv"); empty for --shape
+    std::string suite;      // the suite it came from; empty for --shape and the seed workloads
 
-    // Row-major storage: A is m x k (k x m when transposed), B is k x n (n x k), D is m x n.
-    int64_t lda() const { return op_a == ASYNCGEMM_OP_N ? k : m; }
-    int64_t ldb() const { return op_b == ASYNCGEMM_OP_N ? n : k; }
-    int64_t ldd() const { return n; }
-    int64_t a_elements() const { return m * k; }
-    int64_t b_elements() const { return k * n; }
-    int64_t d_elements() const { return m * n; }
-    double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+    // Row-major storage: A is m x k (k x m when transposed), B is k x n (n x k), C and D are m x n.
+    int64_t lda() const { return (op_a == ASYNCGEMM_OP_N ? k : m) + pad; }
+    int64_t ldb() const { return (op_b == ASYNCGEMM_OP_N ? n : k) + pad; }
+    int64_t ldd() const { return n + pad; }
+    // One matrix of each, leading dimension included: the batch stride.
+    int64_t a_stride() const { return lda() * (op_a == ASYNCGEMM_OP_N ? m : k); }
+    int64_t b_stride() const { return ldb() * (op_b == ASYNCGEMM_OP_N ? k : n); }
+    int64_t d_stride() const { return ldd() * m; }
+    int64_t a_elements() const { return a_stride() * batch; }
+    int64_t b_elements() const { return b_stride() * batch; }
+    int64_t d_elements() const { return d_stride() * batch; }
+    bool reads_c() const { return beta != 0.0f; }
+    double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
 };
 
-// "4096x4096x4096 f16 NN"
+// A workload of the given shape, dtype and ops with every option at its default (tight, beta 0,
+// D of the input type).
+GemmWorkload gemm_workload(int64_t m, int64_t n, int64_t k, asyncgemm_dtype_t dtype, const char *ops);
+
+// "4096x4096x4096:f16:NN", with the options that differ from the defaults
 std::string describe(const GemmWorkload &workload);
+
+// The dtype column: "bf16", "tf32", "f16>f32" (16-bit A and B, f32 D)
+std::string type_text(const GemmWorkload &workload);
 
 // Throws std::invalid_argument naming what is wrong with the spec.
 GemmWorkload parse_workload(const std::string &spec);

@@ -43,6 +43,9 @@ bool is_empty(const GemmArgs &args);
 // D = A·B becomes the row-major D' = B'·A' with m and n swapped.  Tile fields are left zero.
 GemmParams canonicalize(const GemmArgs &args);
 
+// As in BLAS, alpha == 0 or k == 0 gives D = beta * C: A and B are neither read nor described.
+inline bool has_product(const GemmParams &params) { return params.k > 0 && params.alpha != 0.f; }
+
 size_t dtype_size(int32_t dtype);
 const char *dtype_name(int32_t dtype);
 const char *algo_name(asyncgemm_algo_t algo);

@@ -28,7 +28,6 @@ MatrixExtent check_matrix(const char *name, const void *ptr, asyncgemm_dtype_t t
         invalid(ld_name + " (" + std::to_string(ld) + ") must be >= " +
                 std::to_string(std::max<int64_t>(1, e.contiguous)) + " for this order, op and shape");
     e.ld = ld;
-    if (ptr == nullptr) invalid(std::string(name) + " is NULL");
     if (reinterpret_cast<uintptr_t>(ptr) % e.elem_bytes != 0)
         fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(name) + " is not aligned to its " +
                                               std::to_string(e.elem_bytes) + "-byte elements");
@@ -61,12 +60,17 @@ void validate(const GemmArgs &args) {
     if (args.type_b != args.type_a)
         invalid(std::string("type_b (") + dtype_name(args.type_b) + ") must equal type_a (" +
                 dtype_name(args.type_a) + ")");
-    const bool uses_c = args.beta != 0.0f;
     if (args.c != nullptr && args.type_c != args.type_d)
         invalid(std::string("type_c (") + dtype_name(args.type_c) + ") must equal type_d (" +
                 dtype_name(args.type_d) + ")");
     if (is_empty(args)) return;
 
+    // A missing matrix is named before any other matrix's alignment is questioned.
+    const bool uses_c = args.beta != 0.0f;
+    if (args.d == nullptr) invalid("d is NULL");
+    if (args.k > 0 && args.a == nullptr) invalid("a is NULL");
+    if (args.k > 0 && args.b == nullptr) invalid("b is NULL");
+    if (uses_c && args.c == nullptr) invalid("c is NULL but beta != 0");
     check_matrix("d", args.d, args.type_d, args.ldd, args.stride_d, false, args,
                                         ASYNCGEMM_OP_N, args.m, args.n);
     if (args.k > 0) {
@@ -75,7 +79,6 @@ void validate(const GemmArgs &args) {
         check_matrix("b", args.b, args.type_b, args.ldb, args.stride_b, true, args,
                                             args.op_b, args.k, args.n);
     }
-    if (uses_c && args.c == nullptr) invalid("c is NULL but beta != 0");
     if (args.c == nullptr) return;
     check_matrix("c", args.c, args.type_c, args.ldc, args.stride_c, true, args, ASYNCGEMM_OP_N, args.m, args.n);
     if (args.c == args.d) {

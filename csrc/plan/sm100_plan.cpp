@@ -35,7 +35,7 @@ bool sm100_supports(const GemmParams &params, asyncgemm_math_t math) {
 std::string sm100_tma_obstacle(const GemmParams &params) { return tma_obstacle(params, false, false); }
 
 bool sm100_seeds_c(const GemmParams &p) {
-    return p.type_cd == kF32 && p.beta != 0.f && p.alpha != 0.f && p.k > 0 && tma_obstacle(p, true, false).empty();
+    return p.type_cd == kF32 && p.beta != 0.f && has_product(p) && tma_obstacle(p, true, false).empty();
 }
 
 Sm100Params sm100_params(const GemmParams &p) {
@@ -70,8 +70,7 @@ Sm100Params sm100_params(const GemmParams &p) {
     params.tiles_m = static_cast<int32_t>(tiles_m);
     params.tiles_n = static_cast<int32_t>(tiles_n);
     params.order = persistent_order(params.tiles_m, params.tiles_n, kRasterGroup, 1);
-    // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
-    params.k_blocks = p.alpha != 0.f && p.k > 0 ? static_cast<int32_t>(k_block_count(p.k, p.type_ab)) : 0;
+    params.k_blocks = has_product(p) ? static_cast<int32_t>(k_block_count(p.k, p.type_ab)) : 0;
     params.splits = 1;
     params.blocks_per_split = params.k_blocks;
     return params;
@@ -95,8 +94,11 @@ void launch_sm100(const Handle &handle, const GemmParams &p, void *stream) {
     const int64_t tiles_per_batch = static_cast<int64_t>(params.tiles_m) * params.tiles_n;
     if (launch_in_batch_ranges(p, tiles_per_batch, [&](const GemmParams &range) { launch_sm100(handle, range, stream); }))
         return;
-    encode_swizzled(params.a_map, sm100_a_map(p), p.a, p.type_ab);
-    encode_swizzled(params.b_map, sm100_b_map(p), p.b, p.type_ab);
+    // Without a product no operand is loaded, and an operand of k = 0 is no tensor TMA can describe.
+    if (has_product(p)) {
+        encode_swizzled(params.a_map, sm100_a_map(p), p.a, p.type_ab);
+        encode_swizzled(params.b_map, sm100_b_map(p), p.b, p.type_ab);
+    }
     if (params.seed_c) encode_swizzled(params.c_map, sm100_c_map(p), p.c, p.type_cd);
     // Persistent: at most one block per SM.
     const int64_t tiles = tiles_per_batch * p.batch_count;

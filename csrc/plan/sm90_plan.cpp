@@ -67,8 +67,11 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     if (launch_in_batch_ranges(p, tiles_m * tiles_n,
                                [&](const GemmParams &range) { launch_sm90_choice(handle, range, choice, stream); }))
         return;
-    encode_swizzled(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
-    encode_swizzled(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
+    // Without a product no operand is loaded, and an operand of k = 0 is no tensor TMA can describe.
+    if (has_product(p)) {
+        encode_swizzled(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
+        encode_swizzled(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
+    }
     encode_swizzled(params.d_map, sm90_cd_map(p, p.ldd, p.stride_d), p.d, p.type_cd);
     if (p.beta != 0.f) encode_swizzled(params.c_map, sm90_cd_map(p, p.ldc, p.stride_c), p.c, p.type_cd);
     params.d = p.d;
@@ -88,8 +91,7 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     params.c_batched = batched(p, p.stride_c);
     params.tiles_m = static_cast<int32_t>(tiles_m);
     params.tiles_n = static_cast<int32_t>(tiles_n);
-    // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B.
-    const int64_t k_blocks = p.alpha != 0.f && p.k > 0 ? k_block_count(p.k, p.type_ab) : 0;
+    const int64_t k_blocks = has_product(p) ? k_block_count(p.k, p.type_ab) : 0;
     params.k_blocks = static_cast<int32_t>(k_blocks);
 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;

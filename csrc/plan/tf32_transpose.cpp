@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "plan/copy_plan.h"
+#include "plan/gemm_args.h"
 #include "plan/sm90_plan.h"
 #include "runtime/workspace.h"
 
@@ -54,6 +55,7 @@ GemmParams with_k_major_copies(const GemmParams &p, const void *a_copy, const vo
 
 bool tf32_transposable(const Handle &handle, const GemmParams &p) {
     if (p.type_ab != kF32 || handle.math_mode() != ASYNCGEMM_MATH_TF32 || (p.a_k_major && p.b_k_major)) return false;
+    if (!has_product(p)) return false;  // nothing to transpose: the SIMT family writes beta * C
     if (!handle.family_available(Family::Sm90) || !handle.family_available(Family::Copy)) return false;
     const bool one_copy_a = p.a_k_major || p.batch_count == 1 || p.stride_a == 0;
     const bool one_copy_b = p.b_k_major || p.batch_count == 1 || p.stride_b == 0;

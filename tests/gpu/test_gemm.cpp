@@ -102,21 +102,25 @@ TEST_CASE("tails of every tile dimension") {
 
 TEST_CASE("k = 0 gives D = beta * C, or zeros without C") {
     Rng rng = rng_for("gemm k=0");
-    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
-        for (asyncgemm_dtype_t type_cd : kDtypes)
-            for (CSource source : {CSource::Buffer, CSource::SameAsD, CSource::Null}) {
-                GemmCase c;
-                c.algo = algo;
-                c.type_ab = ASYNCGEMM_R_16F;
-                c.type_cd = type_cd;
-                c.m = 33;
-                c.n = 17;
-                c.k = 0;
-                c.ldc_pad = 3;
-                c.c_source = source;
-                c.beta = source == CSource::Null ? 0.0f : -0.75f;
-                check_gemm(c, rng, nullptr);
-            }
+    // Odd sizes and a padded C, and 16-byte rows that the TMA families take (they describe no
+    // operand of k = 0).
+    for (bool aligned : {false, true})
+        for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+            for (asyncgemm_dtype_t type_cd : kDtypes)
+                for (CSource source : {CSource::Buffer, CSource::SameAsD, CSource::Null}) {
+                    GemmCase c;
+                    c.algo = algo;
+                    c.type_ab = ASYNCGEMM_R_16F;
+                    c.type_cd = type_cd;
+                    c.m = aligned ? 64 : 33;
+                    c.n = aligned ? 64 : 17;
+                    c.k = 0;
+                    c.ldc_pad = aligned ? 0 : 3;
+                    c.aligned16 = aligned;
+                    c.c_source = source;
+                    c.beta = source == CSource::Null ? 0.0f : -0.75f;
+                    check_gemm(c, rng, nullptr);
+                }
 }
 
 TEST_CASE("alpha = 0 gives D = beta * C and reads neither A nor B") {

@@ -79,6 +79,11 @@ TEST_CASE("each bad argument is named") {
     check_refused(g, ASYNCGEMM_STATUS_INVALID_VALUE, "d is NULL");
     g = valid_call(), g.beta = 1.0f;
     check_refused(g, ASYNCGEMM_STATUS_INVALID_VALUE, "c is NULL");
+    // A missing C is named even where another matrix is misaligned.
+    g = valid_call(), g.beta = 1.0f, g.d = const_cast<void *>(at(0x300002));
+    check_refused(g, ASYNCGEMM_STATUS_INVALID_VALUE, "c is NULL");
+    g = valid_call(), g.beta = 1.0f, g.a = at(0x200001);
+    check_refused(g, ASYNCGEMM_STATUS_INVALID_VALUE, "c is NULL");
     g = valid_call(), g.b = at(0x200002);
     check_refused(g, ASYNCGEMM_STATUS_MISALIGNED, "b is not aligned");
     g = valid_call(), g.batch_count = -2;

@@ -75,19 +75,21 @@ __device__ __forceinline__ void stage_accumulators(const WarpTile<T, Config> &wa
 // (the stages, which no warp reads and no copy fills any more): 16-bit D without C staged rounded
 // and copied out, anything else staged as fp32 (kernels/common/staged_store.cuh).  Every thread of
 // the block calls it; where the staging tile is larger than the stages (the one-stage
-// configuration), the rows go in passes.
+// configuration), the rows go in passes.  Only the mma rows that reach into D are staged: a tile
+// of a short m (a few tokens, a bottom edge) takes one pass of a few rows.
 template <typename TOut, typename T, int Config>
 __device__ __forceinline__ void store_tile(const WarpTile<T, Config> &warp, const GemmParams &p, int64_t batch,
                                            int64_t m0, int64_t n0, float alpha, char *smem, int thread) {
     constexpr TileConfig kC = kTileConfigs[Config];
     const TileOutput<TOut> out(p, batch, m0, n0);
+    const int tile_rows = (min(kC.tile_m, out.rows_left) + kMmaM - 1) / kMmaM * kMmaM;
     const auto passes = [&](auto *stage, auto store) {
         using S = std::remove_pointer_t<decltype(stage)>;
         constexpr int kRows = kStageRows<S, Config>;
 #pragma unroll 1
-        for (int first_row = 0; first_row < kC.tile_m; first_row += kRows) {
+        for (int first_row = 0; first_row < tile_rows; first_row += kRows) {
             if (first_row > 0) __syncthreads();  // the last pass's rows are read
-            const int rows = min(kRows, kC.tile_m - first_row);
+            const int rows = min(kRows, tile_rows - first_row);
             stage_accumulators(warp, stage, first_row, rows, alpha, thread % kWarpSize);
             __syncthreads();
             store(stage, first_row, rows);
