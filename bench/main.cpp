@@ -5,6 +5,7 @@
 // finished so far are still printed), 2 when there is no GPU.
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <ctime>
 #include <exception>
@@ -33,6 +34,11 @@ namespace bench {
 namespace {
 
 constexpr int kDevice = 0;
+
+// Set by SIGINT or SIGTERM (Ctrl-C, `timeout`): the run stops after the workload under way, and the
+// rows finished so far are printed as usual.
+volatile std::sig_atomic_t g_stop_requested = 0;
+void request_stop(int) { g_stop_requested = 1; }
 
 // Every algorithm the library names, in the order the rows list them: the families from the oldest
 // GPU up, then AUTO, which picks among them.
@@ -121,9 +127,11 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
                           options.timing, rng, progress};
     progress.set_total(int(options.workloads.size()) * gemm_steps(session, info.algorithms) +
                        (options.run_copy ? copy_steps() : 0));
-    for (const GemmWorkload &workload : options.workloads)
+    for (const GemmWorkload &workload : options.workloads) {
+        if (g_stop_requested) return;
         bench_gemm_workload(session, workload, info.algorithms, results.gemm);
-    if (options.run_copy) bench_copies(session, results.copy);
+    }
+    if (options.run_copy && !g_stop_requested) bench_copies(session, results.copy);
 }
 
 }  // namespace
@@ -157,6 +165,8 @@ int main(int argc, char **argv) {
         return 2;
     }
 
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
     RunInfo info;
     Results results;
     Progress progress;
@@ -180,6 +190,10 @@ int main(int argc, char **argv) {
     }
     if (!fatal.empty()) {
         std::cerr << "asyncgemm-bench: " << fatal << '\n';
+        return 1;
+    }
+    if (g_stop_requested) {
+        std::cerr << "asyncgemm-bench: stopped by a signal; the rows above are those finished\n";
         return 1;
     }
     return results.any_failed() ? 1 : 0;
