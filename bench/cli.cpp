@@ -84,6 +84,9 @@ Options parse_options(int argc, char **argv) {
             if (text == "events") timing = TimingMode::events;
             else if (text == "bursts") timing = TimingMode::bursts;
             else throw std::invalid_argument("--timing '" + text + "' is not events or bursts");
+        } else if (name == "--autotune") {
+            no_value();
+            options.autotune = true;
         } else if (name == "--no-defaults") {
             no_value();
             with_defaults = false;
@@ -158,6 +161,8 @@ void print_usage(std::ostream &out) {
            "  --timing events|bursts   events: each launch between its own events (host overhead counts\n"
            "                           where it exceeds the GPU's work); bursts: GPU time per call, calls\n"
            "                           queued behind a held stream, cuBLAS and asyncgemm interleaved\n"
+           "  --autotune               let the handle time its configurations for each shape\n"
+           "                           (asyncgemm_set_autotune) before the rows are timed\n"
            "  --no-defaults            run only the --shape workloads, not the seed ones:\n"
            "                           4096x4096x4096:f16:NN 1024x1024x14336:f16:NN\n"
            "                           2048x2048x256:f32:NT 4096x4096x4096:f32:NN\n"

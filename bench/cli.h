@@ -19,6 +19,7 @@ struct Options {
     bool list_suites = false;             // --list: print every suite's workloads and exit
     std::optional<std::vector<asyncgemm_algo_t>> algorithms;  // --algos; none: every available one
     TimingMode timing = TimingMode::events;
+    bool autotune = false;                // --autotune: the handle times its configurations per shape
     int min_runs = 30;                    // timed runs (or rounds of bursts) at least
     std::optional<uint64_t> seed;         // none: seeded from the clock
     std::string csv_path;                 // empty: no CSV

@@ -103,6 +103,8 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     asyncgemm_handle_t raw_handle = nullptr;
     check_asyncgemm(asyncgemm_create_for_device(&raw_handle, kDevice), "asyncgemm_create_for_device");
     const HandleOwner handle(raw_handle);
+    if (options.autotune) check_asyncgemm(asyncgemm_set_autotune(handle.get(), 1), "asyncgemm_set_autotune");
+    info.autotune = options.autotune;
 
     std::string why_no_cublas;
     const std::unique_ptr<Cublas> cublas = Cublas::open(stream.get(), why_no_cublas);

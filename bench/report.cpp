@@ -105,7 +105,7 @@ void print_header(std::ostream &out, const RunInfo &info) {
         << '\n'
         << "monitor     " << info.monitor << '\n'
         << "seed        " << info.seed << " (--seed " << info.seed << " repeats these inputs)\n"
-        << "timing      " << info.timing << '\n'
+        << "timing      " << info.timing << (info.autotune ? ", the handle autotuned" : "") << '\n'
         << "algorithms  " << algorithm_list(info.algorithms);
     if (!info.unavailable.empty()) out << "; not on this device: " << algorithm_list(info.unavailable);
     out << '\n';

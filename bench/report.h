@@ -26,6 +26,7 @@ struct RunInfo {
     std::string monitor = "not opened";          // "NVML", or why the GPU columns are empty
     uint64_t seed = 0;
     std::string timing;                          // "events" or "bursts"
+    bool autotune = false;                       // the handle autotuned (--autotune)
     std::vector<asyncgemm_algo_t> algorithms;    // available on the device, in the order benchmarked
     std::vector<asyncgemm_algo_t> unavailable;
 };
