@@ -32,31 +32,51 @@ constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
     return plan::split_count(kSplitRule, tiles, k_block_count(s.k, kF16), sm_count);
 }
 
-// K at which a tile's MMAs outweigh the cost of splitting K over fewer, larger tiles (measured on
-// H100: 1024 x 1024 x 14336 runs 0.88x cuBLAS as 128 x 128 split in two, 0.69x as 128 x 64 whole;
-// 128 x 4096 x 4096 runs 0.81x as 128 x 64 split in two, 0.72x as 128 x 128 split in four).
-inline constexpr int64_t kLongK = 8192;
+// Each configuration's MMA throughput relative to 128 x 256 where every SM is busy (the suites'
+// large shapes, autotuned on an H200: 128 x 256 540 us, 128 x 128 570, 64 x 256 591, 64 x 128 849,
+// 128 x 64 962, 64 x 64 1076 at 8192 x 6144 x 4096), in the order of kTileConfigs.
+inline constexpr double kThroughput[] = {1.0, 0.95, 0.91, 0.56, 0.64, 0.50};
+static_assert(sizeof(kThroughput) / sizeof(kThroughput[0]) == kTileConfigCount, "a throughput per configuration");
+// What a split costs beyond its share of the MMAs, per range and element of the tile: storing the
+// partial, and the last range's wait and sum.
+inline constexpr double kSplitCost = 6.4;
 
-// The largest tile whose count comes near a full wave of SMs (within a tenth): larger tiles read
-// less per MMA, but a grid short of a wave leaves SMs idle.  Where none does, 128 x 128 for long K
-// (its MMAs dominate, split_count cuts K in few ranges), else the smallest tiles.  Rows of 64 where
-// m fits one; 64 x 64 tiles where m fits two rows of them and they make one wave: there the shape
-// streams its operands once, and any other tile would split K.
+// The estimated time of the problem in configuration `config` (with split_count's split), in units
+// of one tile element's MMAs over one K block: the waves of work items the SMs run (a partial wave
+// costs a whole one), each a whole tile (its rows and columns past the matrix included) over its
+// range of K, at the configuration's throughput, plus the split's cost.
+constexpr double estimated_time(int config, const Shape &s, int sm_count) {
+    const TileConfig &c = kTileConfigs[config];
+    const int64_t k_blocks = k_block_count(s.k > 0 ? s.k : 1, kF16);
+    const plan::SplitRanges ranges = plan::split_ranges(k_blocks, split_count(c, s, sm_count));
+    const int64_t items = tile_count(c, s) * ranges.count;
+    const int64_t waves = (items + sm_count - 1) / sm_count;
+    const double tile = static_cast<double>(c.tile_m) * c.tile_n;
+    const double split = ranges.count > 1 ? kSplitCost * tile * ranges.count : 0.0;
+    return static_cast<double>(waves) * tile * static_cast<double>(ranges.blocks_per_range) / kThroughput[config] +
+           split;
+}
+
+// Short m (m <= 64): rows of 64, 64 x 256 tiles where they come near a wave; else 64 x 64 tiles where
+// they make one wave (there the shape streams its operands once, and any other tile would split K),
+// else 64 x 128.  Otherwise the configuration of least estimated time (the first of equals): it
+// weighs larger tiles' throughput against the idle SMs of a partial last wave, and the rows and
+// columns of a tile past the matrix (n = 128 takes 128 x 128, not 128 x 256).  On the suites' shapes
+// with m > 64 it came within 1% of the autotuner's best on average, where the earlier rule (the
+// largest tile that nears a wave) came within 4% and lost up to 37% (4096 x 128 x 4096 in batches).
 constexpr int choose_config(const Shape &s, int sm_count) {
-    const auto fills = [&](int config) {
-        return tile_count(kTileConfigs[config], s) * 10 >= static_cast<int64_t>(sm_count) * 9;
-    };
-    const auto one_wave = [&](int config) {
-        return fills(config) && tile_count(kTileConfigs[config], s) <= static_cast<int64_t>(sm_count);
-    };
     if (s.m <= 64) {
+        const auto fills = [&](int config) {
+            return tile_count(kTileConfigs[config], s) * 10 >= static_cast<int64_t>(sm_count) * 9;
+        };
         if (fills(kConfigShortM)) return kConfigShortM;
-        return one_wave(kConfigSingle) ? kConfigSingle : kConfigShortNarrow;
+        const bool one_wave = fills(kConfigSingle) && tile_count(kTileConfigs[kConfigSingle], s) <= sm_count;
+        return one_wave ? kConfigSingle : kConfigShortNarrow;
     }
-    if (fills(kConfigWide)) return kConfigWide;
-    if (fills(kConfigSquare) || s.k >= kLongK) return kConfigSquare;
-    if (s.m <= 128 && one_wave(kConfigSingle)) return kConfigSingle;
-    return kConfigNarrow;
+    int best = 0;
+    for (int config = 1; config < kTileConfigCount; ++config)
+        if (estimated_time(config, s, sm_count) < estimated_time(best, s, sm_count)) best = config;
+    return best;
 }
 
 // f16 and bf16 A and B in any majors; f32 A and B as tf32 (when the caller allows it), K-major only:

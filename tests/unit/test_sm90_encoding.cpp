@@ -104,21 +104,34 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
     CHECK(kLaunchRegisters == 168);
 }
 
-TEST_CASE("the heuristic: the largest tile that comes near a wave, else 128 x 128 for long K, else the smallest") {
+TEST_CASE("the heuristic: the least estimated time for m > 64, rows of 64 below") {
     CHECK(choose_config({4096, 4096, 4096, 1}, 132) == kConfigWide);
     CHECK(choose_config({8192, 8192, 8192, 1}, 132) == kConfigWide);
-    CHECK(choose_config({2048, 1024, 4096, 1}, 132) == kConfigSquare);  // 64 wide tiles, 128 square
-    CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);  // 64 tiles, split in two
-    CHECK(choose_config({1024, 1024, 4096, 1}, 132) == kConfigNarrow);   // 128 tiles of 128 x 64
-    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigSingle);  // 128 of 64 x 64, unsplit
+    CHECK(choose_config({512, 6144, 4096, 1}, 132) == kConfigWide);       // 96 wide tiles: one wave
+    CHECK(choose_config({2048, 1024, 4096, 1}, 132) == kConfigSquare);    // 64 wide tiles, 128 square
+    CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);   // 64 tiles, split in two
+    CHECK(choose_config({256, 4608, 3584, 1}, 132) == kConfigSquare);     // one wave, not two of 128 x 64
+    CHECK(choose_config({1024, 10240, 8192, 1}, 132) == kConfigSquare);   // 5 full waves, not 3 partial wide
+    CHECK(choose_config({4096, 128, 4096, 32}, 132) == kConfigSquare);    // n = 128: half a wide tile idle
+    CHECK(choose_config({1024, 64, 1024, 96}, 132) == kConfigNarrow);     // n = 64
+    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigShortNarrow);
     CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigSingle);
-    CHECK(choose_config({128, 8192, 4096, 1}, 132) == kConfigNarrow);      // 256 of 64 x 64: two waves
-    CHECK(choose_config({256, 4096, 4096, 1}, 132) == kConfigNarrow);      // 128 x 64 makes the wave
-    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigSingle);       // 128 of 64 x 64, unsplit
-    CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigShortNarrow);  // 64 x 64 is half a wave
+    CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);        // batches count as tiles
+    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigSingle);      // 128 of 64 x 64, unsplit
+    CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigShortNarrow); // 64 x 64 is half a wave
     CHECK(choose_config({16, 16384, 8192, 1}, 132) == kConfigShortNarrow); // two waves of 64 x 64
     CHECK(choose_config({64, 65536, 512, 1}, 132) == kConfigShortM);
-    CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);     // batches count as tiles
+    CHECK(choose_config({128, 4096, 0, 1}, 132) >= 0);                     // k = 0: any configuration
+}
+
+TEST_CASE("the estimate counts partial waves whole and splits as work") {
+    // 256 wide tiles are two full waves on 128 SMs, three on 127.
+    CHECK(estimated_time(kConfigWide, {2048, 4096, 4096, 1}, 128) * 3 ==
+          doctest::Approx(estimated_time(kConfigWide, {2048, 4096, 4096, 1}, 127) * 2));
+    // Split in two, 64 square tiles do half the K blocks each, plus the split's cost.
+    const double whole = 64.0 * 128 * 128;
+    CHECK(estimated_time(kConfigSquare, {1024, 1024, 8192, 1}, 132) ==
+          doctest::Approx(whole / kThroughput[kConfigSquare] + kSplitCost * 128 * 128 * 2));
 }
 
 TEST_CASE("a range of batches moves the batched matrices' bases, not the broadcast ones") {
