@@ -38,8 +38,10 @@ constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
 inline constexpr double kThroughput[] = {1.0, 0.95, 0.91, 0.56, 0.64, 0.50};
 static_assert(sizeof(kThroughput) / sizeof(kThroughput[0]) == kTileConfigCount, "a throughput per configuration");
 // What a split costs beyond its share of the MMAs, per range and element of the tile: storing the
-// partial, and the last range's wait and sum.
-inline constexpr double kSplitCost = 6.4;
+// partial, and the last range's wait and sum (any value from 13 to 40 fits the suites' timings
+// alike; 6 split 128 x 10240 x 8192 into three ranges of 128 x 256 tiles, 16% slower than whole
+// 128 x 128 ones).
+inline constexpr double kSplitCost = 25.6;
 
 // The estimated time of the problem in configuration `config` (with split_count's split), in units
 // of one tile element's MMAs over one K block: the waves of work items the SMs run (a partial wave
@@ -59,11 +61,13 @@ constexpr double estimated_time(int config, const Shape &s, int sm_count) {
 
 // Short m (m <= 64): rows of 64, 64 x 256 tiles where they come near a wave; else 64 x 64 tiles where
 // they make one wave (there the shape streams its operands once, and any other tile would split K),
-// else 64 x 128.  Otherwise the configuration of least estimated time (the first of equals): it
-// weighs larger tiles' throughput against the idle SMs of a partial last wave, and the rows and
-// columns of a tile past the matrix (n = 128 takes 128 x 128, not 128 x 256).  On the suites' shapes
-// with m > 64 it came within 1% of the autotuner's best on average, where the earlier rule (the
-// largest tile that nears a wave) came within 4% and lost up to 37% (4096 x 128 x 4096 in batches).
+// else 64 x 128.  Otherwise the configuration of 128-row tiles of least estimated time (the first of
+// equals): it weighs larger tiles' throughput against the idle SMs of a partial last wave, and the
+// rows and columns of a tile past the matrix (n = 128 takes 128 x 128, not 128 x 256).  Against the
+// autotuner's timings of every configuration on the suites' shapes with m > 64 (an H200), it comes
+// within 0.4% of the fastest on average and 7% at worst (1000 x 1000 x 1000: 128 x 64 against
+// 128 x 128), where the earlier rule (the largest tile that nears a wave) came within 4% and lost up
+// to 37% (4096 x 128 x 4096 in batches); rows of 64 for 64 < m <= 128 lost up to 17% to 128 x 64.
 constexpr int choose_config(const Shape &s, int sm_count) {
     if (s.m <= 64) {
         const auto fills = [&](int config) {
@@ -73,8 +77,8 @@ constexpr int choose_config(const Shape &s, int sm_count) {
         const bool one_wave = fills(kConfigSingle) && tile_count(kTileConfigs[kConfigSingle], s) <= sm_count;
         return one_wave ? kConfigSingle : kConfigShortNarrow;
     }
-    int best = 0;
-    for (int config = 1; config < kTileConfigCount; ++config)
+    int best = kConfigWide;
+    for (int config : {kConfigSquare, kConfigNarrow})
         if (estimated_time(config, s, sm_count) < estimated_time(best, s, sm_count)) best = config;
     return best;
 }

@@ -104,7 +104,7 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
     CHECK(kLaunchRegisters == 168);
 }
 
-TEST_CASE("the heuristic: the least estimated time for m > 64, rows of 64 below") {
+TEST_CASE("the heuristic: the 128-row tile of least estimated time for m > 64, rows of 64 below") {
     CHECK(choose_config({4096, 4096, 4096, 1}, 132) == kConfigWide);
     CHECK(choose_config({8192, 8192, 8192, 1}, 132) == kConfigWide);
     CHECK(choose_config({512, 6144, 4096, 1}, 132) == kConfigWide);       // 96 wide tiles: one wave
@@ -114,8 +114,9 @@ TEST_CASE("the heuristic: the least estimated time for m > 64, rows of 64 below"
     CHECK(choose_config({1024, 10240, 8192, 1}, 132) == kConfigSquare);   // 5 full waves, not 3 partial wide
     CHECK(choose_config({4096, 128, 4096, 32}, 132) == kConfigSquare);    // n = 128: half a wide tile idle
     CHECK(choose_config({1024, 64, 1024, 96}, 132) == kConfigNarrow);     // n = 64
-    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigShortNarrow);
-    CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigSingle);
+    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigNarrow);     // one wave of 128 x 64
+    CHECK(choose_config({128, 10240, 8192, 1}, 132) == kConfigSquare);    // not three ranges of 128 x 256
+    CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigNarrow);
     CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);        // batches count as tiles
     CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigSingle);      // 128 of 64 x 64, unsplit
     CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigShortNarrow); // 64 x 64 is half a wave
