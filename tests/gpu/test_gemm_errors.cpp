@@ -88,6 +88,18 @@ GemmArgs valid_args(const Buffers &buffers, asyncgemm_order_t order, asyncgemm_o
                     2, ASYNCGEMM_ALGO_AUTO};
 }
 
+// The same call in f16 with every row and batch stride a multiple of 16 bytes, m = 8, n = 16, k = 24:
+// one that every GEMM algorithm serves, the TMA families included.
+GemmArgs valid_f16_args(const Buffers &buffers, asyncgemm_algo_t algo) {
+    const int64_t m = 8, n = 16, k = 24;
+    return GemmArgs{test_env().handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, m, n, k, 1.0f,
+                    buffers.a.get(), ASYNCGEMM_R_16F, k, m * k,
+                    buffers.b.get(), ASYNCGEMM_R_16F, n, k * n,
+                    1.0f, buffers.c.get(), ASYNCGEMM_R_16F, n, m * n,
+                    buffers.d.get(), ASYNCGEMM_R_16F, n, m * n,
+                    2, algo};
+}
+
 struct BadArgument {
     std::string what;
     std::function<void(GemmArgs &)> spoil;
@@ -108,6 +120,12 @@ std::vector<BadArgument> general_bad_arguments(const Buffers &buffers) {
         {"a = NULL", [](GemmArgs &x) { x.a = nullptr; }, invalid, {"a"}},
         {"b = NULL", [](GemmArgs &x) { x.b = nullptr; }, invalid, {"b"}},
         {"c = NULL with beta != 0", [](GemmArgs &x) { x.c = nullptr; }, invalid, {"c", "beta"}},
+        {"c = NULL with beta != 0 and d misaligned",
+         [](GemmArgs &x) {
+             x.c = nullptr;
+             x.d = plus_one_byte(x.d);
+         },
+         invalid, {"c"}},
         {"d = NULL", [](GemmArgs &x) { x.d = nullptr; }, invalid, {"d"}},
         {"m < 0", [](GemmArgs &x) { x.m = -1; }, invalid, {"m"}},
         {"n < 0", [](GemmArgs &x) { x.n = -1; }, invalid, {"n"}},
@@ -196,6 +214,22 @@ TEST_CASE("each invalid argument is refused by name and leaves D untouched") {
     const GemmArgs valid = valid_args(buffers, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N);
     require_valid(buffers, valid);
     for (const BadArgument &bad : general_bad_arguments(buffers)) check_refused(buffers, valid, bad);
+}
+
+TEST_CASE("the validation table through AUTO and every forced algorithm") {
+    // Validation comes before any family's own refusals: an algorithm named explicitly refuses a bad
+    // argument as AUTO does, by name, with D untouched.
+    Buffers buffers;
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
+        INFO("algorithm " << algo_name(algo));
+        const GemmArgs valid = valid_f16_args(buffers, algo);
+        require_valid(buffers, valid);
+        for (const BadArgument &bad : general_bad_arguments(buffers)) {
+            if (bad.what == "unknown algo" || bad.what.rfind("unavailable algorithm", 0) == 0) continue;
+            check_refused(buffers, valid, bad);
+        }
+        for (const BadArgument &bad : short_leading_dimensions()) check_refused(buffers, valid, bad);
+    }
 }
 
 TEST_CASE("leading dimensions one short of the minimum, for every order and op") {
