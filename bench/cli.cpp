@@ -117,11 +117,13 @@ Options parse_options(int argc, char **argv) {
 
     if (gemm_only && copy_only) throw std::invalid_argument("--gemm-only and --copy-only exclude each other");
     if (any_suite && copy_only) throw std::invalid_argument("--suite and --copy-only exclude each other");
-    // A suite run is a GEMM run of its own: no seed workloads, no copy section, AUTO alone unless
-    // --algos says otherwise, timed in bursts unless --timing says otherwise.
+    // A suite run is a GEMM run of its own: no seed workloads, no copy section but its baseline (the
+    // bandwidth the GB/s column is read against), AUTO alone unless --algos says otherwise, timed in
+    // bursts unless --timing says otherwise.
     if (any_suite) {
         with_defaults = false;
         gemm_only = true;
+        options.copy_baseline = true;
         if (!options.algorithms) options.algorithms = std::vector<asyncgemm_algo_t>{ASYNCGEMM_ALGO_AUTO};
     }
     options.timing = timing.value_or(any_suite ? TimingMode::bursts : TimingMode::events);
@@ -148,8 +150,9 @@ void print_usage(std::ostream &out) {
            "exits 1 if any result is wrong, 2 without a GPU.\n"
            "\n"
            "  --suite NAME             run a benchmark suite (repeatable; 'all' runs every one): no seed\n"
-           "                           workloads, no copy section, AUTO alone and burst timing unless\n"
-           "                           --algos and --timing say otherwise\n"
+           "                           workloads, of the copy section its device-to-device baseline\n"
+           "                           alone, AUTO alone and burst timing unless --algos and --timing\n"
+           "                           say otherwise\n"
            "  --list                   print every suite's workloads and exit\n"
            "  --shape SPEC             add a GEMM workload MxNxK:dtype:ops[:option...]; dtype f16, bf16,\n"
            "                           f32 or tf32 (f32 data multiplied in TF32 by both libraries); ops NN,\n"

@@ -16,6 +16,7 @@ namespace bench {
 struct Options {
     std::vector<GemmWorkload> workloads;  // empty when the GEMM section is off: the suites', then --shape's
     bool run_copy = true;
+    bool copy_baseline = false;           // the device-to-device copy's row alone (suite runs)
     bool list_suites = false;             // --list: print every suite's workloads and exit
     std::optional<std::vector<asyncgemm_algo_t>> algorithms;  // --algos; none: every available one
     TimingMode timing = TimingMode::events;

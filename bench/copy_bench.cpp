@@ -144,16 +144,31 @@ int copy_steps() {
     return 1 + int(std::size(kOps) * std::size(kAlgorithms) * std::size(kLayouts) * std::size(kVectorBytes));
 }
 
-void bench_copies(const Session &s, std::vector<CopyResult> &results) {
-    if (const std::optional<std::string> shortfall = memory_shortfall(2 * std::size_t(kRows * kCols) * sizeof(float))) {
-        CopyResult skipped{kRows, kCols, std::nullopt, "-", "-", 0};
-        skipped.outcome = Outcome::skipped;
-        skipped.note = *shortfall;
-        results.push_back(skipped);
-        s.progress.skip(copy_steps());
-        return;
-    }
+namespace {
 
+// A row saying why the section cannot run, if the two matrices do not fit.
+bool skipped_for_memory(const Session &s, std::vector<CopyResult> &results, int steps) {
+    const std::optional<std::string> shortfall = memory_shortfall(2 * std::size_t(kRows * kCols) * sizeof(float));
+    if (!shortfall) return false;
+    CopyResult skipped{kRows, kCols, std::nullopt, "-", "-", 0};
+    skipped.outcome = Outcome::skipped;
+    skipped.note = *shortfall;
+    results.push_back(skipped);
+    s.progress.skip(steps);
+    return true;
+}
+
+}  // namespace
+
+void bench_copy_baseline(const Session &s, std::vector<CopyResult> &results) {
+    if (skipped_for_memory(s, results, 1)) return;
+    CopyRun run(s);
+    s.progress.start("copy baseline: cudaMemcpyAsync device to device");
+    results.push_back(run.baseline_row());
+}
+
+void bench_copies(const Session &s, std::vector<CopyResult> &results) {
+    if (skipped_for_memory(s, results, copy_steps())) return;
     CopyRun run(s);
     s.progress.start("copy2d baseline: cudaMemcpyAsync device to device");
     results.push_back(run.baseline_row());

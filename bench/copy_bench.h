@@ -16,4 +16,8 @@ int copy_steps();
 // was skipped.
 void bench_copies(const Session &session, std::vector<CopyResult> &results);
 
+// The baseline's row alone (the device-to-device copy of 1 GiB): the memory bandwidth a suite run's
+// GB/s column is read against (bench/plot.py).
+void bench_copy_baseline(const Session &session, std::vector<CopyResult> &results);
+
 }  // namespace bench

@@ -128,12 +128,13 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     const Session session{stream.get(), handle.get(), cublas.get(), monitor.get(), info.l2_bytes, options.min_runs,
                           options.timing, rng, progress};
     progress.set_total(int(options.workloads.size()) * gemm_steps(session, info.algorithms) +
-                       (options.run_copy ? copy_steps() : 0));
+                       (options.run_copy ? copy_steps() : 0) + (options.copy_baseline ? 1 : 0));
     for (const GemmWorkload &workload : options.workloads) {
         if (g_stop_requested) return;
         bench_gemm_workload(session, workload, info.algorithms, results.gemm);
     }
     if (options.run_copy && !g_stop_requested) bench_copies(session, results.copy);
+    if (options.copy_baseline && !g_stop_requested) bench_copy_baseline(session, results.copy);
 }
 
 }  // namespace
