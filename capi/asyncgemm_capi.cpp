@@ -118,6 +118,10 @@ asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handle, int enable)
     });
 }
 
+asyncgemm_status_t asyncgemm_set_workspace(asyncgemm_handle_t handle, void *workspace, size_t bytes) {
+    return guarded("asyncgemm_set_workspace", [&] { checked(handle).set_workspace(workspace, bytes); });
+}
+
 asyncgemm_status_t asyncgemm_algo_available(asyncgemm_handle_t handle, asyncgemm_algo_t algo, int *available) {
     return guarded("asyncgemm_algo_available", [&] {
         const asyncgemm::Handle &h = checked(handle);

@@ -8,6 +8,7 @@
 #ifndef ASYNCGEMM_H
 #define ASYNCGEMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define ASYNCGEMM_VERSION_MAJOR 0
@@ -143,6 +144,30 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_copy2d(
    call's stream and takes milliseconds to seconds, once per bucket; any failure while tuning falls
    back to the built-in choice.  Any enable value is valid. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handle, int enable);
+
+/* A workspace of this size holds the partial tiles of every split of K the library makes on GPUs of
+   up to 240 SMs (a split's partials: at most one 128 x 256 fp32 tile per SM, 17 MB on 132 SMs). */
+#define ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES ((size_t)32 << 20)
+/* The least a workspace may be: its first 16 KiB count the tiles of a split, the rest holds partials. */
+#define ASYNCGEMM_WORKSPACE_MIN_BYTES ((size_t)64 << 10)
+
+/* Scratch the caller owns: device memory of the handle's GPU (cudaMalloc, cuMemAlloc or a
+   stream-ordered pool's), 256-byte aligned (MISALIGNED otherwise), at least
+   ASYNCGEMM_WORKSPACE_MIN_BYTES (INVALID_VALUE otherwise, as for memory of another GPU or of the host).
+   Later calls of this handle keep split-K partials (and the copies some products make of their
+   operands) there instead of in memory the handle allocates, inside stream capture as well, so that a
+   call captured into a CUDA graph takes the same kernel and the same split as the same call run
+   eagerly, with the same result bits.  A call whose scratch does not fit runs without it: unsplit, or
+   on a family that needs no copies.  The library never frees the workspace.  The caller
+     - keeps it allocated while work that uses it may still run (replays of graphs captured with it
+       included), and does not touch it meanwhile;
+     - lends it to one handle at a time, and runs a handle's calls that may overlap on the GPU (on
+       streams that run at once) only if each handle has its own workspace or none;
+     - calls this function while no work of the handle is in flight on the GPU: it zeroes the
+       workspace's first 16 KiB and waits for that before it returns.
+   workspace NULL with bytes 0 returns the handle to its own scratch, which calls being captured do
+   not use (they run unsplit).  Any earlier workspace is simply no longer used. */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_workspace(asyncgemm_handle_t handle, void *workspace, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@
 using GPUToolbox: @gcsafe_ccall
 
 const CUDACore = isdefined(CUDA, :CUDACore) ? CUDA.CUDACore : CUDA
-using .CUDACore: CuArray, StridedCuArray, CuPtr, CU_NULL, CuContext, CUstream, context, stream,
+using .CUDACore: CuArray, StridedCuArray, CuPtr, CU_NULL, CuContext, CuStream, CUstream, context, stream,
                  initialize_context
 
 # Used qualified (CUDACore.name), and defined there in every admitted version:

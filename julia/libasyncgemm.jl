@@ -146,3 +146,8 @@ end
 function asyncgemm_set_autotune(handle, enable)
     @gcsafe_ccall libasyncgemm.asyncgemm_set_autotune(handle::Ptr{Cvoid}, enable::Cint)::Cint
 end
+
+function asyncgemm_set_workspace(handle, workspace, bytes)
+    @gcsafe_ccall libasyncgemm.asyncgemm_set_workspace(handle::Ptr{Cvoid}, workspace::CuPtr{Cvoid},
+                                                       bytes::Csize_t)::Cint
+end

@@ -40,6 +40,8 @@ namespace asyncgemm {
     X(cuCtxGetDevice, PFN_cuCtxGetDevice_v13000)                                        \
     X(cuStreamGetCtx, PFN_cuStreamGetCtx_v12050)                                        \
     X(cuStreamIsCapturing, PFN_cuStreamIsCapturing_v10000)                              \
+    X(cuStreamCreate, PFN_cuStreamCreate_v2000)                                         \
+    X(cuStreamDestroy, PFN_cuStreamDestroy_v4000)                                       \
     X(cuStreamSynchronize, PFN_cuStreamSynchronize_v2000)                               \
     X(cuStreamWaitEvent, PFN_cuStreamWaitEvent_v3020)                                   \
     X(cuEventCreate, PFN_cuEventCreate_v2000)                                           \
@@ -60,6 +62,7 @@ namespace asyncgemm {
     X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                                 \
     X(cuMemFree, PFN_cuMemFree_v3020)                                                   \
     X(cuMemsetD32Async, PFN_cuMemsetD32Async_v3020)                                     \
+    X(cuPointerGetAttribute, PFN_cuPointerGetAttribute_v4000)                           \
     X(cuMemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020)                                   \
     X(cuMemcpyDtoHAsync, PFN_cuMemcpyDtoHAsync_v3020)
 

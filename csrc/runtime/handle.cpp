@@ -258,6 +258,32 @@ bool Handle::family_available(Family family) const {
 
 Workspace &Handle::workspace() const { return *impl_->workspace; }
 
+void Handle::set_workspace(void *buffer, size_t bytes) const {
+    if (buffer == nullptr) {
+        if (bytes != 0) fail(ASYNCGEMM_STATUS_INVALID_VALUE, "workspace is NULL but bytes is " + std::to_string(bytes));
+        impl_->workspace->lend(nullptr, 0);
+        return;
+    }
+    if (bytes < Workspace::kLentMinimumBytes)
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, "bytes (" + std::to_string(bytes) + ") must be at least " +
+                                                 std::to_string(Workspace::kLentMinimumBytes));
+    if (reinterpret_cast<uintptr_t>(buffer) % Workspace::kLentAlignment != 0)
+        fail(ASYNCGEMM_STATUS_MISALIGNED, "workspace is not " + std::to_string(Workspace::kLentAlignment) +
+                                              "-byte aligned");
+    // Device memory of the handle's GPU: cuMemAlloc's, cudaMalloc's, or a stream-ordered pool's (as
+    // CUDA.jl allocates), which belongs to a device rather than a context.
+    ContextScope scope(impl_->api, impl_->context);
+    unsigned memory_type = 0;
+    int ordinal = -1;
+    const auto at = reinterpret_cast<CUdeviceptr>(buffer);
+    const bool known =
+        impl_->api.cuPointerGetAttribute(&memory_type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, at) == CUDA_SUCCESS &&
+        impl_->api.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, at) == CUDA_SUCCESS;
+    if (!known || memory_type != CU_MEMORYTYPE_DEVICE || ordinal != static_cast<int>(impl_->device))
+        fail(ASYNCGEMM_STATUS_INVALID_VALUE, "workspace is not device memory of the handle's GPU");
+    impl_->workspace->lend(buffer, bytes);
+}
+
 bool Handle::kernel_available(size_t kernel) const {
     if (kernel >= impl_->kernels.size()) return false;
     const LoadedKernel &loaded = impl_->kernels[kernel];

@@ -78,6 +78,12 @@ public:
     // Split-K scratch memory, shared by every launch through this handle (it orders them itself).
     Workspace &workspace() const;
 
+    // asyncgemm_set_workspace: lends `bytes` of the caller's device memory at `buffer` to every later
+    // launch (null and 0: the handle's own again).  Throws INVALID_VALUE for a null buffer with bytes,
+    // fewer than Workspace::kLentMinimumBytes, or memory that is not device memory of this GPU;
+    // MISALIGNED for a buffer off 256 bytes.
+    void set_workspace(void *buffer, size_t bytes) const;
+
     struct Impl;
 
 private:

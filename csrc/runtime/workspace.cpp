@@ -32,8 +32,14 @@ Workspace::~Workspace() {
 bool Workspace::run(size_t counter_count, size_t partial_bytes, CUstream stream,
                     const std::function<void(Lease)> &enqueue) {
     ContextScope scope(api_, context_);
-    if (!outside_capture(api_, stream)) return false;
     const std::lock_guard<std::mutex> lock(mutex_);
+    if (lent_ != 0) {
+        if (counter_count * sizeof(int) > kLentCounterBytes || partial_bytes > lent_bytes_ - kLentCounterBytes)
+            return false;
+        enqueue(Lease{reinterpret_cast<void *>(lent_), reinterpret_cast<void *>(lent_ + kLentCounterBytes)});
+        return true;
+    }
+    if (!outside_capture(api_, stream)) return false;
     if (last_use_ == nullptr) check(api_.cuEventCreate(&last_use_, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
     if (counter_count > counter_capacity_ || partial_bytes > partial_capacity_) grow(counter_count, partial_bytes, stream);
     // Waiting on an event recorded on this same stream (or already complete) orders nothing new.
@@ -41,6 +47,23 @@ bool Workspace::run(size_t counter_count, size_t partial_bytes, CUstream stream,
     enqueue(Lease{reinterpret_cast<void *>(buffer_), reinterpret_cast<void *>(buffer_ + counter_bytes(counter_capacity_))});
     check(api_.cuEventRecord(last_use_, stream), "cuEventRecord");
     return true;
+}
+
+void Workspace::lend(void *buffer, size_t bytes) {
+    ContextScope scope(api_, context_);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (buffer != nullptr) {
+        // Zeroed on a stream of its own, so that nothing else the caller has queued is waited for.
+        CUstream stream = nullptr;
+        check(api_.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+        const CUresult zeroed =
+            api_.cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(buffer), 0, kLentCounterBytes / sizeof(int), stream);
+        const CUresult done = zeroed == CUDA_SUCCESS ? api_.cuStreamSynchronize(stream) : zeroed;
+        api_.cuStreamDestroy(stream);
+        check(done, "cuMemsetD32Async");
+    }
+    lent_ = reinterpret_cast<CUdeviceptr>(buffer);
+    lent_bytes_ = buffer != nullptr ? bytes : 0;
 }
 
 void Workspace::grow(size_t counter_count, size_t partial_bytes, CUstream stream) {

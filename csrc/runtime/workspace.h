@@ -11,9 +11,16 @@
 // user's event before its kernel, under a mutex that also orders the host side.  Nothing here runs
 // while a stream is being captured: a graph would keep using memory the handle hands to later
 // launches, so split-K is not used inside captures (the planner falls back to an unsplit launch).
+//
+// A caller may lend its own scratch instead (asyncgemm_set_workspace): then every launch uses it,
+// inside captures too, with no events (the caller keeps calls that may run at once on separate
+// handles, each with its own), the first kLentCounterBytes holding the counters, the rest the
+// partials; a launch that needs more than it holds is refused (run returns false) and runs unsplit.
 #pragma once
 
 #include <stddef.h>
+
+#include "asyncgemm.h"
 
 #include <functional>
 #include <mutex>
@@ -44,6 +51,16 @@ public:
     // stream is being captured.  Throws (CUDA_ERROR, OUT_OF_MEMORY) if the buffer cannot be grown.
     bool run(size_t counter_count, size_t partial_bytes, CUstream_st *stream, const std::function<void(Lease)> &enqueue);
 
+    // The counter area at the start of a lent workspace, and the least a lent workspace may be.
+    static constexpr size_t kLentCounterBytes = 16384;
+    static constexpr size_t kLentMinimumBytes = ASYNCGEMM_WORKSPACE_MIN_BYTES;
+    static constexpr size_t kLentAlignment = 256;
+
+    // Lends `bytes` of device memory at `buffer` (of this context, 256-byte aligned, at least
+    // kLentMinimumBytes; the caller has checked) to every later launch, after zeroing its counter
+    // area and waiting for that; null returns to the handle's own buffer.
+    void lend(void *buffer, size_t bytes);
+
 private:
     void grow(size_t counter_count, size_t partial_bytes, CUstream_st *stream);
 
@@ -54,6 +71,8 @@ private:
     size_t counter_capacity_ = 0;    // counters at the start of the buffer
     size_t partial_capacity_ = 0;    // bytes of partials after them
     CUevent_st *last_use_ = nullptr; // recorded after the last enqueue; null until then
+    unsigned long long lent_ = 0;    // the caller's workspace (CUdeviceptr), 0 when none is lent
+    size_t lent_bytes_ = 0;
 };
 
 }  // namespace asyncgemm

@@ -1,4 +1,5 @@
-# Streams and tasks: every call runs on the calling task's stream, and tasks share handles safely.
+# Streams and tasks: every call runs on the calling task's stream; each task has a handle and a
+# workspace of its own, with which a product captured into a CUDA graph splits K as an eager one.
 @testset "streams and tasks" begin
     @testset "a stream of one's own" begin
         A, B = device_random(Float16, 300, 200), device_random(Float16, 200, 100)
@@ -23,6 +24,33 @@
             @test close_to(C, A * B, mode === :tf32 ? 5e-3 : tolerance(Float32))
         end
         @test AsyncGemm.math_mode() == :default
+    end
+
+    @testset "a task's handle and workspace" begin
+        h = AsyncGemm.handle()
+        @test AsyncGemm.handle() == h  # the task keeps its handle
+        other = fetch(Threads.@spawn AsyncGemm.handle())
+        @test other != h               # and no other task has it
+        state = task_local_storage(AsyncGemm.TASK_HANDLES_KEY)[context()]
+        @test sizeof(state.workspace) == AsyncGemm.WORKSPACE_BYTES
+        own = CuStream()
+        CUDA.stream!(() -> AsyncGemm.handle(), own)  # a new stream: a new workspace
+        @test task_local_storage(AsyncGemm.TASK_HANDLES_KEY)[context()].workspace !== state.workspace
+    end
+
+    @testset "a captured product replays with the eager product's bits" begin
+        # Two output tiles and a long K, which the GPU's families split.
+        A, B = device_random(Float16, 128, 8192), device_random(Float16, 8192, 256)
+        eager = poisoned(Float32, 128, 256)
+        matmul!(eager, A, B)
+        replayed = poisoned(Float32, 128, 256)
+        graph = CUDA.capture() do
+            matmul!(replayed, A, B)
+        end
+        CUDA.launch(CUDA.instantiate(graph))
+        synchronize()
+        @test Array(replayed) == Array(eager)
+        @test close_to(eager, Float32.(A) * Float32.(B), tolerance(Float32))
     end
 
     @testset "library facts" begin

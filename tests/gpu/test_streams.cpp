@@ -1,8 +1,10 @@
 // Streams, threads, graphs and contexts: one handle used by two threads on their own streams at once;
-// a GEMM and a copy captured into a CUDA graph and replayed on new inputs; and a stream of another
-// context, which the handle must refuse.
+// a GEMM and a copy captured into a CUDA graph and replayed on new inputs; a workspace of the
+// caller's, with which a captured call splits as an eager one; and a stream of another context, which
+// the handle must refuse.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <thread>
@@ -214,6 +216,81 @@ TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
         if (pipelined) CHECK(split.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
         CHECK(copy.verify(stream.get()) == "");
     }
+}
+
+TEST_CASE("asyncgemm_set_workspace refuses memory it cannot use, by name") {
+    asyncgemm_handle_t handle = test_env().handle;
+    DeviceBuffer workspace(ASYNCGEMM_WORKSPACE_MIN_BYTES + 256);
+    CHECK(asyncgemm_set_workspace(nullptr, workspace.get(), ASYNCGEMM_WORKSPACE_MIN_BYTES) ==
+          ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"handle"}) == "");
+    CHECK(asyncgemm_set_workspace(handle, nullptr, 4096) == ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"workspace"}) == "");
+    CHECK(asyncgemm_set_workspace(handle, workspace.get(), ASYNCGEMM_WORKSPACE_MIN_BYTES - 1) ==
+          ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"bytes"}) == "");
+    CHECK(asyncgemm_set_workspace(handle, workspace.get() + 16, ASYNCGEMM_WORKSPACE_MIN_BYTES) ==
+          ASYNCGEMM_STATUS_MISALIGNED);
+    CHECK(check_last_error({"workspace"}) == "");
+    std::vector<unsigned char> host(ASYNCGEMM_WORKSPACE_MIN_BYTES + 256);
+    void *host_aligned = reinterpret_cast<void *>((reinterpret_cast<uintptr_t>(host.data()) + 255) / 256 * 256);
+    CHECK(asyncgemm_set_workspace(handle, host_aligned, ASYNCGEMM_WORKSPACE_MIN_BYTES) ==
+          ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK(check_last_error({"workspace"}) == "");
+    CHECK(asyncgemm_set_workspace(handle, workspace.get(), ASYNCGEMM_WORKSPACE_MIN_BYTES) == ASYNCGEMM_STATUS_SUCCESS);
+    CHECK(asyncgemm_set_workspace(handle, nullptr, 0) == ASYNCGEMM_STATUS_SUCCESS);
+}
+
+TEST_CASE("with a workspace of the caller's, a captured call splits K as the eager one: the same bits") {
+    Rng rng = rng_for("workspace graph");
+    Stream stream;
+    asyncgemm_handle_t handle = test_env().handle;
+    DeviceBuffer workspace(ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
+    REQUIRE(asyncgemm_set_workspace(handle, workspace.get(), ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES) ==
+            ASYNCGEMM_STATUS_SUCCESS);
+    for (asyncgemm_algo_t algo : available_gemm_algos(handle)) {
+        if (algo == ASYNCGEMM_ALGO_SIMT || algo == ASYNCGEMM_ALGO_ASYNC_COPY) continue;  // they never split
+        INFO("algorithm " << algo_name(algo));
+        // Two output tiles and a long K: split wherever the family splits.
+        GemmCase c;
+        c.algo = algo;
+        c.type_ab = c.type_cd = ASYNCGEMM_R_16F;
+        c.op_b = ASYNCGEMM_OP_T;
+        c.m = 128, c.n = 256, c.k = 8192;
+        c.aligned16 = true;
+        c.c_source = CSource::Buffer;
+        c.beta = 0.5f;
+        GemmProblem problem(c);
+        problem.fill(rng, stream.get());
+        const asyncgemm_status_t eager = problem.launch(handle, stream.get());
+        if (eager == ASYNCGEMM_STATUS_NOT_SUPPORTED) continue;  // e.g. SM100 without its self-check
+        REQUIRE_MESSAGE(eager == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
+        CHECK(problem.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
+        const std::vector<unsigned char> eager_bits = problem.d_bytes(stream.get());
+
+        GraphExec graph;
+        REQUIRE(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal) == cudaSuccess);
+        const asyncgemm_status_t captured = problem.launch(handle, stream.get());
+        const std::string message = asyncgemm_last_error();
+        REQUIRE(cudaStreamEndCapture(stream.get(), &graph.graph) == cudaSuccess);
+        REQUIRE_MESSAGE(captured == ASYNCGEMM_STATUS_SUCCESS, message);
+        REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
+        for (int replay = 0; replay < 2; ++replay) {
+            REQUIRE(cudaGraphLaunch(graph.exec, stream.get()) == cudaSuccess);
+            CHECK(problem.d_bytes(stream.get()) == eager_bits);
+        }
+    }
+    // Too small for the partials: the call runs unsplit, and is still right.
+    REQUIRE(asyncgemm_set_workspace(handle, workspace.get(), ASYNCGEMM_WORKSPACE_MIN_BYTES) ==
+            ASYNCGEMM_STATUS_SUCCESS);
+    GemmCase small;
+    small.type_ab = small.type_cd = ASYNCGEMM_R_16BF;
+    small.m = 70, small.n = 90, small.k = 4096;
+    bool refused = false;
+    CHECK(run_gemm(handle, small, rng, stream.get(), ASYNCGEMM_MATH_DEFAULT, &refused) == "");
+    CHECK_FALSE(refused);
+    CHECK(asyncgemm_set_workspace(handle, nullptr, 0) == ASYNCGEMM_STATUS_SUCCESS);
+    cuda_check(cudaStreamSynchronize(stream.get()), "the workspace's last user");
 }
 
 TEST_CASE("a stream of another context is refused and leaves D untouched") {
