@@ -163,8 +163,9 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handl
        included), and does not touch it meanwhile;
      - lends it to one handle at a time, and runs a handle's calls that may overlap on the GPU (on
        streams that run at once) only if each handle has its own workspace or none;
-     - calls this function while no work of the handle is in flight on the GPU: it zeroes the
-       workspace's first 16 KiB and waits for that before it returns.
+     - lends memory no work is using: this function zeroes the workspace's first 16 KiB, on a stream
+       of its own, and waits for that before it returns (so it cannot be called while the stream
+       that allocated the memory is being captured).
    workspace NULL with bytes 0 returns the handle to its own scratch, which calls being captured do
    not use (they run unsplit).  Any earlier workspace is simply no longer used. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_workspace(asyncgemm_handle_t handle, void *workspace, size_t bytes);
