@@ -83,7 +83,8 @@ Options parse_options(int argc, char **argv) {
             const std::string text = value();
             if (text == "events") timing = TimingMode::events;
             else if (text == "bursts") timing = TimingMode::bursts;
-            else throw std::invalid_argument("--timing '" + text + "' is not events or bursts");
+            else if (text == "graphs") timing = TimingMode::graphs;
+            else throw std::invalid_argument("--timing '" + text + "' is not events, bursts or graphs");
         } else if (name == "--autotune") {
             no_value();
             options.autotune = true;
@@ -161,9 +162,10 @@ void print_usage(std::ostream &out) {
            "                           past the rows), beta=X (D = A*B + X*C), inplace (C is D); repeatable\n"
            "  --algos A,B,...          time only these algorithms (AUTO, SIMT, ASYNC_COPY, PIPELINED,\n"
            "                           SM90_TMA_WGMMA, SM100_TCGEN05)\n"
-           "  --timing events|bursts   events: each launch between its own events (host overhead counts\n"
+           "  --timing MODE            events: each launch between its own events (host overhead counts\n"
            "                           where it exceeds the GPU's work); bursts: GPU time per call, calls\n"
-           "                           queued behind a held stream, cuBLAS and asyncgemm interleaved\n"
+           "                           queued behind a held stream, cuBLAS and asyncgemm interleaved;\n"
+           "                           graphs: the same bursts captured into CUDA graphs and replayed\n"
            "  --autotune               let the handle time its configurations for each shape\n"
            "                           (asyncgemm_set_autotune) before the rows are timed\n"
            "  --no-defaults            run only the --shape workloads, not the seed ones:\n"

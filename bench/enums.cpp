@@ -1,5 +1,7 @@
 #include "enums.h"
 
+#include "session.h"
+
 #include <cstring>
 
 namespace bench {
@@ -67,6 +69,15 @@ std::string status_name(asyncgemm_status_t status) {
     const char *name = asyncgemm_status_string(status);
     if (std::strncmp(name, prefix, sizeof prefix - 1) == 0) return name + sizeof prefix - 1;
     return name;
+}
+
+const char *timing_name(TimingMode mode) {
+    switch (mode) {
+    case TimingMode::events: return "events";
+    case TimingMode::bursts: return "bursts";
+    case TimingMode::graphs: return "graphs";
+    }
+    return "?";
 }
 
 }  // namespace bench

@@ -240,7 +240,7 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
                                              [&](int64_t r) { run.launch_asyncgemm(algo, r); }, s.monitor));
         }
     } else {
-        // Every row checked first, then all timed together, in interleaved bursts.
+        // Every row checked first, then all timed together, in interleaved bursts (or graphs of them).
         std::vector<std::function<void(int64_t)>> launches;
         std::vector<std::size_t> timed_rows;
         s.progress.start(describe(w) + " checks");
@@ -259,7 +259,9 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
             timed_rows.push_back(results.size() - 1);
         }
         s.progress.start(describe(w) + " timing");
-        const std::vector<Timing> timings = time_bursts(s.stream, s.min_runs, launches, s.monitor);
+        const std::vector<Timing> timings = s.timing == TimingMode::graphs
+                                                ? time_graphs(s.stream, s.min_runs, launches, s.monitor)
+                                                : time_bursts(s.stream, s.min_runs, launches, s.monitor);
         for (std::size_t i = 0; i < timed_rows.size(); ++i) record(results[timed_rows[i]], timings[i]);
         if (s.cublas && results[first].outcome == Outcome::ok) cublas_ms = results[first].median_ms;
         s.progress.skip(gemm_steps(s, algorithms) - 1);

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "copy_bench.h"
 #include "cublas_loader.h"
+#include "device_memory.h"
 #include "gemm_bench.h"
 #include "gpu_monitor.h"
 #include "progress.h"
@@ -94,16 +95,24 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     info.seed = options.seed ? *options.seed
                              : uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
     std::mt19937_64 rng(info.seed);
-    info.timing = options.timing == TimingMode::bursts ? "bursts" : "events";
+    info.timing = timing_name(options.timing);
 
     cudaStream_t raw_stream = nullptr;
     check_cuda(cudaStreamCreate(&raw_stream), "cudaStreamCreate");
     const StreamOwner stream(raw_stream);
 
+    // Graph timing captures the calls: asyncgemm then needs a workspace of the caller's to split K as
+    // it does eagerly (asyncgemm_set_workspace).  Declared before the handle, which never frees it.
+    std::unique_ptr<DeviceBuffer> workspace;
+    if (options.timing == TimingMode::graphs)
+        workspace = std::make_unique<DeviceBuffer>(ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
     asyncgemm_handle_t raw_handle = nullptr;
     check_asyncgemm(asyncgemm_create_for_device(&raw_handle, kDevice), "asyncgemm_create_for_device");
     const HandleOwner handle(raw_handle);
     if (options.autotune) check_asyncgemm(asyncgemm_set_autotune(handle.get(), 1), "asyncgemm_set_autotune");
+    if (workspace)
+        check_asyncgemm(asyncgemm_set_workspace(handle.get(), workspace->data(), workspace->bytes()),
+                        "asyncgemm_set_workspace");
     info.autotune = options.autotune;
 
     std::string why_no_cublas;

@@ -167,9 +167,11 @@ void print_summary(std::ostream &out, const std::string &title, const std::vecto
 
 // One table per suite, in the order the rows ran, and the rows of no suite (the seed workloads and
 // --shape) in one of their own; each followed by its summary.
-void print_gemm_tables(std::ostream &out, const std::vector<GemmResult> &results, bool bursts) {
+void print_gemm_tables(std::ostream &out, const std::vector<GemmResult> &results, const std::string &timing) {
+    const bool bursts = timing != "events";
     out << "\nGEMM: row-major D = op_a(A) op_b(B) + beta C, alpha 1, median "
-        << (bursts ? "GPU time per call in bursts" : "of timed runs")
+        << (timing == "graphs" ? "GPU time per call in replayed graphs of bursts"
+                               : bursts ? "GPU time per call in bursts" : "of timed runs")
         << "; x cuBLAS > 1 is faster than cuBLAS; GB/s counts A and B read once, C read, D written; SM MHz, mJ/run "
            "and C: the GPU's mean clock, energy per run and temperature over the timed runs\n";
     std::vector<std::string> groups;
@@ -215,7 +217,7 @@ void write_csv_line(std::ostream &out, const std::vector<std::string> &fields) {
 
 void print_report(std::ostream &out, const RunInfo &info, const Results &results) {
     print_header(out, info);
-    if (!results.gemm.empty()) print_gemm_tables(out, results.gemm, info.timing == "bursts");
+    if (!results.gemm.empty()) print_gemm_tables(out, results.gemm, info.timing);
     if (!results.copy.empty()) print_copy_table(out, results.copy);
     out.flush();
 }

@@ -14,9 +14,12 @@
 namespace bench {
 
 // How a row is timed (bench/README.md): each launch between its own events, host overhead included
-// where it exceeds the GPU's work; or bursts queued behind a gate, GPU time alone, the contenders
-// interleaved (timing.h's time_bursts).
-enum class TimingMode { events, bursts };
+// where it exceeds the GPU's work; bursts queued behind a gate, GPU time alone, the contenders
+// interleaved (timing.h's time_bursts); or bursts captured into CUDA graphs and replayed, as
+// inference engines run their calls (time_graphs).
+enum class TimingMode { events, bursts, graphs };
+
+const char *timing_name(TimingMode mode);
 
 struct Session {
     cudaStream_t stream;      // every launch and transfer, asyncgemm's and cuBLAS's alike

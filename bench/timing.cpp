@@ -157,14 +157,14 @@ double median_ms(cudaStream_t stream, int min_runs, const std::function<void(int
     return time_runs(stream, min_runs, launch, nullptr).median_ms;
 }
 
-std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
-                                const std::vector<std::function<void(int64_t run)>> &launches,
-                                const GpuMonitor *monitor) {
-    const std::size_t contenders = launches.size();
-    std::vector<int64_t> runs(contenders, 0);
+namespace {
 
-    // Warm-up, the contenders in turn, each call timed from the host's side: how long a call takes
-    // sizes the bursts.
+// Warm-up of the contenders in turn, each call timed from the host's side, and the burst each gets:
+// as many calls as make kBurstWorkMs of work, at most kMaxBurstCalls.  runs[i] counts contender i's
+// runs so far.
+std::vector<int64_t> warm_up(cudaStream_t stream, const std::vector<std::function<void(int64_t run)>> &launches,
+                             std::vector<int64_t> &runs) {
+    const std::size_t contenders = launches.size();
     std::vector<double> warmup_ms(contenders, 0.0);
     Event batch_start, batch_end;
     double total_ms = 0.0;
@@ -185,39 +185,106 @@ std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
         const double ms_per_call = std::max(warmup_ms[i] / double(runs[i]), 1e-4);
         burst[i] = std::clamp<int64_t>(int64_t(kBurstWorkMs / ms_per_call), 1, kMaxBurstCalls);
     }
+    return burst;
+}
 
+// Rounds of one burst per contender, at least min_bursts rounds and kBurstTimedMs: hold() before
+// the start event, enqueue(i) queues contender i's burst, release() after the end event.  Per call
+// is the burst's time over `burst[i]`.
+std::vector<Timing> timed_rounds(cudaStream_t stream, int min_bursts, const std::vector<int64_t> &burst,
+                                 const std::function<void()> &hold,
+                                 const std::function<void(std::size_t contender)> &enqueue,
+                                 const std::function<void()> &release, const GpuMonitor *monitor) {
+    const std::size_t contenders = burst.size();
     std::vector<std::vector<double>> per_call(contenders);
     double mhz_sum = 0.0;
     int mhz_samples = 0;
     double timed_ms = 0.0;
-    Gate gate;
+    Event start, end;
     for (int round = 0; round < min_bursts || timed_ms < kBurstTimedMs; ++round) {
         for (std::size_t i = 0; i < contenders; ++i) {
-            gate.close(stream);
-            batch_start.record(stream);
-            for (int64_t j = 0; j < burst[i]; ++j) launches[i](runs[i]++);
-            batch_end.record(stream);
-            gate.open();
-            batch_end.synchronize();
-            const double ms = batch_end.ms_since(batch_start);
+            hold();
+            start.record(stream);
+            enqueue(i);
+            end.record(stream);
+            release();
+            end.synchronize();
+            const double ms = end.ms_since(start);
             per_call[i].push_back(ms / double(burst[i]));
             timed_ms += ms;
         }
         if (monitor)
             if (const std::optional<unsigned> mhz = monitor->sm_mhz()) mhz_sum += *mhz, ++mhz_samples;
     }
-    if (gate.timed_out())
-        throw BenchError("a burst's calls blocked the host while the stream was held; time this workload with "
-                         "--timing events");
-
     std::vector<Timing> timings(contenders);
-    const GpuSample end = monitor ? monitor->sample() : GpuSample{};
+    const GpuSample after = monitor ? monitor->sample() : GpuSample{};
     for (std::size_t i = 0; i < contenders; ++i) {
         timings[i].median_ms = median(per_call[i]);
         if (mhz_samples > 0) timings[i].sm_mhz = mhz_sum / mhz_samples;
-        if (end.temperature_c) timings[i].temperature_c = *end.temperature_c;
+        if (after.temperature_c) timings[i].temperature_c = *after.temperature_c;
     }
     return timings;
+}
+
+class Graph {
+public:
+    ~Graph() {
+        if (exec_) cudaGraphExecDestroy(exec_);
+        if (graph_) cudaGraphDestroy(graph_);
+    }
+    // Captures what `enqueue` puts on `stream`.
+    void capture(cudaStream_t stream, const std::function<void()> &enqueue) {
+        check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+        try {
+            enqueue();
+        } catch (...) {
+            cudaGraph_t abandoned = nullptr;
+            cudaStreamEndCapture(stream, &abandoned);
+            if (abandoned) cudaGraphDestroy(abandoned);
+            throw;
+        }
+        check_cuda(cudaStreamEndCapture(stream, &graph_), "cudaStreamEndCapture");
+        check_cuda(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
+    }
+    void launch(cudaStream_t stream) const { check_cuda(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch"); }
+
+private:
+    cudaGraph_t graph_ = nullptr;
+    cudaGraphExec_t exec_ = nullptr;
+};
+
+}  // namespace
+
+std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
+                                const std::vector<std::function<void(int64_t run)>> &launches,
+                                const GpuMonitor *monitor) {
+    std::vector<int64_t> runs(launches.size(), 0);
+    const std::vector<int64_t> burst = warm_up(stream, launches, runs);
+    Gate gate;
+    std::vector<Timing> timings = timed_rounds(
+        stream, min_bursts, burst, [&] { gate.close(stream); },
+        [&](std::size_t i) {
+            for (int64_t j = 0; j < burst[i]; ++j) launches[i](runs[i]++);
+        },
+        [&] { gate.open(); }, monitor);
+    if (gate.timed_out())
+        throw BenchError("a burst's calls blocked the host while the stream was held; time this workload with "
+                         "--timing events");
+    return timings;
+}
+
+std::vector<Timing> time_graphs(cudaStream_t stream, int min_bursts,
+                                const std::vector<std::function<void(int64_t run)>> &launches,
+                                const GpuMonitor *monitor) {
+    std::vector<int64_t> runs(launches.size(), 0);
+    const std::vector<int64_t> burst = warm_up(stream, launches, runs);
+    std::vector<Graph> graphs(launches.size());
+    for (std::size_t i = 0; i < launches.size(); ++i)
+        graphs[i].capture(stream, [&] {
+            for (int64_t j = 0; j < burst[i]; ++j) launches[i](runs[i]++);
+        });
+    return timed_rounds(
+        stream, min_bursts, burst, [] {}, [&](std::size_t i) { graphs[i].launch(stream); }, [] {}, monitor);
 }
 
 }  // namespace bench

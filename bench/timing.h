@@ -43,4 +43,12 @@ std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
                                 const std::vector<std::function<void(int64_t run)>> &launches,
                                 const GpuMonitor *monitor);
 
+// The same with each contender's burst captured once into a CUDA graph (the runs numbered as its
+// first burst's) and the graph replayed instead of the calls queued: per call is a replay's time
+// over the calls it holds.  The libraries must capture cleanly (asyncgemm with a workspace of the
+// caller's, to split as it does eagerly).
+std::vector<Timing> time_graphs(cudaStream_t stream, int min_bursts,
+                                const std::vector<std::function<void(int64_t run)>> &launches,
+                                const GpuMonitor *monitor);
+
 }  // namespace bench
