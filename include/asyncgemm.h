@@ -164,8 +164,8 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handl
      - lends it to one handle at a time, and runs a handle's calls that may overlap on the GPU (on
        streams that run at once) only if each handle has its own workspace or none;
      - lends memory no work is using: this function zeroes the workspace's first 16 KiB, on a stream
-       of its own, and waits for that before it returns (so it cannot be called while the stream
-       that allocated the memory is being captured).
+       of its own, and waits for that before it returns (memory from a stream-ordered pool,
+       cudaMallocAsync's, is lent once its stream has been synchronized).
    workspace NULL with bytes 0 returns the handle to its own scratch, which calls being captured do
    not use (they run unsplit).  Any earlier workspace is simply no longer used. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_workspace(asyncgemm_handle_t handle, void *workspace, size_t bytes);

@@ -20,7 +20,7 @@ using GPUToolbox: @gcsafe_ccall
 
 const CUDACore = isdefined(CUDA, :CUDACore) ? CUDA.CUDACore : CUDA
 using .CUDACore: CuArray, StridedCuArray, CuPtr, CU_NULL, CuContext, CuStream, CUstream, context, stream,
-                 initialize_context
+                 synchronize, initialize_context
 
 # Used qualified (CUDACore.name), and defined there in every admitted version:
 #   math_mode(), math_precision(), FAST_MATH   the task's math mode, as CUDA.jl's cuBLAS reads it

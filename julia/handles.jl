@@ -111,10 +111,12 @@ end
     return with_workspace(h, task_stream, mode)
 end
 
-# A fresh workspace, allocated on `task_stream`, lent to `h`: nothing else uses that memory, so the
-# library may zero part of it now.
+# A fresh workspace, allocated on `task_stream`, lent to `h`. The library zeroes part of it on a
+# stream of its own, and CUDA.jl's pool hands out memory in stream order (it may be the memory of an
+# array freed on this stream by work still queued there): the stream is drained first.
 @noinline function with_workspace(h::Ptr{Cvoid}, task_stream::CuStream, mode::asyncgemm_math_t)
     workspace = CuArray{UInt8}(undef, WORKSPACE_BYTES)
+    synchronize(task_stream)
     check(asyncgemm_set_workspace(h, workspace, sizeof(workspace)))
     return (; handle=h, stream=task_stream, math_mode=mode, workspace)
 end
