@@ -42,44 +42,48 @@ static_assert(sizeof(kThroughput) / sizeof(kThroughput[0]) == kTileConfigCount, 
 // alike; 6 split 128 x 10240 x 8192 into three ranges of 128 x 256 tiles, 16% slower than whole
 // 128 x 128 ones).
 inline constexpr double kSplitCost = 25.6;
+// The same for rows of 64 (m <= 64): there the product streams B, and a split spreads that stream
+// over more SMs; the decode shapes' timings fit 6.4 (25.6 kept 64 x 64 tiles whole and lost up to
+// 16% to split 64 x 256 ones).
+inline constexpr double kShortSplitCost = 6.4;
 
 // The estimated time of the problem in configuration `config` (with split_count's split), in units
 // of one tile element's MMAs over one K block: the waves of work items the SMs run (a partial wave
 // costs a whole one), each a whole tile (its rows and columns past the matrix included) over its
 // range of K, at the configuration's throughput, plus the split's cost.
-constexpr double estimated_time(int config, const Shape &s, int sm_count) {
+constexpr double estimated_time(int config, const Shape &s, int sm_count, double split_cost = kSplitCost) {
     const TileConfig &c = kTileConfigs[config];
     const int64_t k_blocks = k_block_count(s.k > 0 ? s.k : 1, kF16);
     const plan::SplitRanges ranges = plan::split_ranges(k_blocks, split_count(c, s, sm_count));
     const int64_t items = tile_count(c, s) * ranges.count;
     const int64_t waves = (items + sm_count - 1) / sm_count;
     const double tile = static_cast<double>(c.tile_m) * c.tile_n;
-    const double split = ranges.count > 1 ? kSplitCost * tile * ranges.count : 0.0;
+    const double split = ranges.count > 1 ? split_cost * tile * ranges.count : 0.0;
     return static_cast<double>(waves) * tile * static_cast<double>(ranges.blocks_per_range) / kThroughput[config] +
            split;
 }
 
-// Short m (m <= 64): rows of 64, 64 x 256 tiles where they come near a wave; else 64 x 64 tiles where
-// they make one wave (there the shape streams its operands once, and any other tile would split K),
-// else 64 x 128.  Otherwise the configuration of 128-row tiles of least estimated time (the first of
-// equals): it weighs larger tiles' throughput against the idle SMs of a partial last wave, and the
-// rows and columns of a tile past the matrix (n = 128 takes 128 x 128, not 128 x 256).  Against the
-// autotuner's timings of every configuration on the suites' shapes with m > 64 (an H200), it comes
-// within 0.4% of the fastest on average and 7% at worst (1000 x 1000 x 1000: 128 x 64 against
-// 128 x 128), where the earlier rule (the largest tile that nears a wave) came within 4% and lost up
-// to 37% (4096 x 128 x 4096 in batches); rows of 64 for 64 < m <= 128 lost up to 17% to 128 x 64.
+// The configuration of least estimated time (the first of equals): it weighs larger tiles'
+// throughput against the idle SMs of a partial last wave, and the rows and columns of a tile past
+// the matrix (n = 128 takes 128 x 128, not 128 x 256).  Rows of 64 where m <= 64 (64 x 256, 64 x 128
+// or 64 x 64), of 128 otherwise (128 x 256, 128 x 128 or 128 x 64).  Against the autotuner's timings
+// of every configuration on the suites' shapes (an H200), the 128-row choice comes within 0.4% of the
+// fastest on average and 7% at worst (1000 x 1000 x 1000: 128 x 64 against 128 x 128), where the
+// earlier rule (the largest tile that nears a wave) came within 4% and lost up to 37% (4096 x 128 x
+// 4096 in batches), and rows of 64 for 64 < m <= 128 up to 17% to 128 x 64; the 64-row choice comes
+// within 2.3% on the decode shapes and 14% at worst (64 x 6144 x 4096: 64 x 128 against 64 x 64;
+// 1 x 8192 x 8192: 64 x 128 against 64 x 256),
+// where the earlier rule (64 x 256 where it nears a wave, else 64 x 64 for one wave, else 64 x 128)
+// came within 8% and lost up to 24% (1 x 8192 x 28672: 64 x 64 against 64 x 256).
 constexpr int choose_config(const Shape &s, int sm_count) {
-    if (s.m <= 64) {
-        const auto fills = [&](int config) {
-            return tile_count(kTileConfigs[config], s) * 10 >= static_cast<int64_t>(sm_count) * 9;
-        };
-        if (fills(kConfigShortM)) return kConfigShortM;
-        const bool one_wave = fills(kConfigSingle) && tile_count(kTileConfigs[kConfigSingle], s) <= sm_count;
-        return one_wave ? kConfigSingle : kConfigShortNarrow;
-    }
-    int best = kConfigWide;
-    for (int config : {kConfigSquare, kConfigNarrow})
-        if (estimated_time(config, s, sm_count) < estimated_time(best, s, sm_count)) best = config;
+    const bool short_m = s.m <= 64;
+    const int candidates[3] = {short_m ? kConfigShortM : kConfigWide, short_m ? kConfigShortNarrow : kConfigSquare,
+                               short_m ? kConfigSingle : kConfigNarrow};
+    const double split_cost = short_m ? kShortSplitCost : kSplitCost;
+    int best = candidates[0];
+    for (int config : {candidates[1], candidates[2]})
+        if (estimated_time(config, s, sm_count, split_cost) < estimated_time(best, s, sm_count, split_cost))
+            best = config;
     return best;
 }
 

@@ -104,7 +104,7 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
     CHECK(kLaunchRegisters == 168);
 }
 
-TEST_CASE("the heuristic: the 128-row tile of least estimated time for m > 64, rows of 64 below") {
+TEST_CASE("the heuristic: the tile of least estimated time, rows of 128 for m > 64 and of 64 below") {
     CHECK(choose_config({4096, 4096, 4096, 1}, 132) == kConfigWide);
     CHECK(choose_config({8192, 8192, 8192, 1}, 132) == kConfigWide);
     CHECK(choose_config({512, 6144, 4096, 1}, 132) == kConfigWide);       // 96 wide tiles: one wave
@@ -118,9 +118,10 @@ TEST_CASE("the heuristic: the 128-row tile of least estimated time for m > 64, r
     CHECK(choose_config({128, 10240, 8192, 1}, 132) == kConfigSquare);    // not three ranges of 128 x 256
     CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigNarrow);
     CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);        // batches count as tiles
-    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigSingle);      // 128 of 64 x 64, unsplit
-    CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigShortNarrow); // 64 x 64 is half a wave
-    CHECK(choose_config({16, 16384, 8192, 1}, 132) == kConfigShortNarrow); // two waves of 64 x 64
+    CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortNarrow);  // 64 tiles split in two
+    CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigSingle);       // 64 tiles split in two
+    CHECK(choose_config({16, 16384, 8192, 1}, 132) == kConfigShortM);      // 64 of 64 x 256 split in two
+    CHECK(choose_config({1, 8192, 28672, 1}, 132) == kConfigShortM);       // 32 split in four
     CHECK(choose_config({64, 65536, 512, 1}, 132) == kConfigShortM);
     CHECK(choose_config({128, 4096, 0, 1}, 132) >= 0);                     // k = 0: any configuration
 }
