@@ -1,5 +1,6 @@
 #include "gemm_bench.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <cstdio>
@@ -259,12 +260,14 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
             timed_rows.push_back(results.size() - 1);
         }
         s.progress.start(describe(w) + " timing");
-        const std::vector<Timing> timings = s.timing == TimingMode::graphs
-                                                ? time_graphs(s.stream, s.min_runs, launches, s.monitor)
-                                                : time_bursts(s.stream, s.min_runs, launches, s.monitor);
-        for (std::size_t i = 0; i < timed_rows.size(); ++i) record(results[timed_rows[i]], timings[i]);
+        if (!launches.empty()) {
+            const std::vector<Timing> timings = s.timing == TimingMode::graphs
+                                                    ? time_graphs(s.stream, s.min_runs, launches, s.monitor)
+                                                    : time_bursts(s.stream, s.min_runs, launches, s.monitor);
+            for (std::size_t i = 0; i < timed_rows.size(); ++i) record(results[timed_rows[i]], timings[i]);
+        }
         if (s.cublas && results[first].outcome == Outcome::ok) cublas_ms = results[first].median_ms;
-        s.progress.skip(gemm_steps(s, algorithms) - 1);
+        s.progress.skip(std::max(0, gemm_steps(s, algorithms) - 2));  // the checks and the timing were two
     }
     for (std::size_t i = first; i < results.size(); ++i)
         if (cublas_ms && results[i].median_ms) results[i].vs_cublas = *cublas_ms / *results[i].median_ms;

@@ -258,6 +258,7 @@ private:
 std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
                                 const std::vector<std::function<void(int64_t run)>> &launches,
                                 const GpuMonitor *monitor) {
+    if (launches.empty()) return {};
     std::vector<int64_t> runs(launches.size(), 0);
     const std::vector<int64_t> burst = warm_up(stream, launches, runs);
     Gate gate;
@@ -276,6 +277,7 @@ std::vector<Timing> time_bursts(cudaStream_t stream, int min_bursts,
 std::vector<Timing> time_graphs(cudaStream_t stream, int min_bursts,
                                 const std::vector<std::function<void(int64_t run)>> &launches,
                                 const GpuMonitor *monitor) {
+    if (launches.empty()) return {};
     std::vector<int64_t> runs(launches.size(), 0);
     const std::vector<int64_t> burst = warm_up(stream, launches, runs);
     std::vector<Graph> graphs(launches.size());
