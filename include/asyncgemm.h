@@ -161,8 +161,9 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handl
    on a family that needs no copies.  The library never frees the workspace.  The caller
      - keeps it allocated while work that uses it may still run (replays of graphs captured with it
        included), and does not touch it meanwhile;
-     - lends it to one handle at a time, and runs a handle's calls that may overlap on the GPU (on
-       streams that run at once) only if each handle has its own workspace or none;
+     - lends it to one handle at a time, and never lets calls that use it overlap on the GPU: calls
+       on streams that may run at once go through handles of their own, each with its own workspace
+       (or none);
      - lends memory no work is using: this function zeroes the workspace's first 16 KiB, on a stream
        of its own, and waits for that before it returns (memory from a stream-ordered pool,
        cudaMallocAsync's, is lent once its stream has been synchronized).
