@@ -54,9 +54,10 @@ static_assert(kProducerRegisters * kWarpgroupThreads + kConsumers * kConsumerReg
 //  3: 128 x 64, two warpgroups of 64 x 64, 8 stages: four times the tiles of 0, so problems with few
 //     tiles (1024 x 1024) fill the SMs without splitting K
 //  4: 64 x 128, two warpgroups of 64 x 64 side by side, 8 stages: short m with few tiles
-//  5: 64 x 64, one warpgroup, 13 stages: m <= 64 where 64 x 64 tiles make one wave (16 x 8192),
-//     so K need not be split.  One warpgroup is enough: these shapes are bound by
-//     reading memory, 4 x m64n64k16 (128 tensor cycles) per 16 KB stage.
+//  5: 64 x 64, one warpgroup, 13 stages: short m with the fewest columns per tile (64 x 4096 x 4096,
+//     1 x 4096 x 4096), where the estimate (plan/sm90_heuristic.h) finds the most SMs streaming B.
+//     One warpgroup is enough: these shapes are bound by reading memory, 4 x m64n64k16 (128 tensor
+//     cycles) per 16 KB stage.
 // Clusters of two blocks sharing B by TMA multicast measured at best on par with these on H100 and
 // 5-8% slower at 4096^3 (bench/RESULTS.md), and are not built.
 inline constexpr TileConfig kTileConfigs[] = {
