@@ -64,19 +64,12 @@ Options parse_options(int argc, char **argv) {
             no_value();
             options.list_suites = true;
         } else if (name == "--algos") {
-            const std::string text = value();
             std::vector<asyncgemm_algo_t> algos;
-            std::string item;
-            for (std::size_t at = 0; at <= text.size(); ++at) {
-                if (at < text.size() && text[at] != ',') {
-                    item += text[at];
-                    continue;
-                }
+            for (const std::string &item : split(value(), ',')) {
                 const std::optional<asyncgemm_algo_t> algo = parse_algo(item);
                 if (!algo) throw std::invalid_argument("--algos: '" + item + "' is not an algorithm (AUTO, SIMT, "
                                                        "ASYNC_COPY, PIPELINED, SM90_TMA_WGMMA, SM100_TCGEN05)");
                 algos.push_back(*algo);
-                item.clear();
             }
             options.algorithms = algos;
         } else if (name == "--timing") {

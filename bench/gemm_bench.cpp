@@ -188,6 +188,11 @@ private:
     std::vector<double> reference_;   // cuBLAS's D for the inputs of run 0
 };
 
+// Whether a checked row is timed: every one that ran (a wrong result is still timed and shown).
+bool ran(const GemmResult &row) {
+    return row.outcome == Outcome::ok || (row.outcome == Outcome::failed && row.max_rel_err);
+}
+
 void record(GemmResult &row, const Timing &timing) {
     row.median_ms = timing.median_ms;
     row.sm_mhz = timing.sm_mhz;
@@ -235,8 +240,7 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
         for (asyncgemm_algo_t algo : algorithms) {
             s.progress.start(describe(w) + " " + algo_name(algo));
             results.push_back(run.check_algorithm(algo));
-            if (results.back().outcome == Outcome::failed && !results.back().max_rel_err) continue;
-            if (results.back().outcome == Outcome::skipped) continue;
+            if (!ran(results.back())) continue;
             record(results.back(), time_runs(s.stream, s.min_runs,
                                              [&](int64_t r) { run.launch_asyncgemm(algo, r); }, s.monitor));
         }
@@ -254,8 +258,7 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
         }
         for (asyncgemm_algo_t algo : algorithms) {
             results.push_back(run.check_algorithm(algo));
-            const GemmResult &row = results.back();
-            if (row.outcome == Outcome::skipped || (row.outcome == Outcome::failed && !row.max_rel_err)) continue;
+            if (!ran(results.back())) continue;
             launches.push_back([&run, algo](int64_t r) { run.launch_asyncgemm(algo, r); });
             timed_rows.push_back(results.size() - 1);
         }

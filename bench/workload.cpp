@@ -20,15 +20,6 @@ constexpr int64_t kMaxDimension = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxMatrixElements = int64_t(1) << 38;
 constexpr int64_t kMaxPad = 1 << 16;
 
-std::vector<std::string> split(const std::string &text, char separator) {
-    std::vector<std::string> parts(1);
-    for (char c : text) {
-        if (c == separator) parts.emplace_back();
-        else parts.back() += c;
-    }
-    return parts;
-}
-
 // A decimal integer in [low, high] filling the whole text, or a message naming `what`.
 int64_t parse_integer(const std::string &text, int64_t low, int64_t high, const std::string &what,
                       const std::string &spec) {
@@ -100,12 +91,21 @@ std::string number_text(float value) {
 
 }  // namespace
 
+std::vector<std::string> split(const std::string &text, char separator) {
+    std::vector<std::string> parts(1);
+    for (char c : text) {
+        if (c == separator) parts.emplace_back();
+        else parts.back() += c;
+    }
+    return parts;
+}
+
 GemmWorkload gemm_workload(int64_t m, int64_t n, int64_t k, asyncgemm_dtype_t dtype, const char *ops) {
     GemmWorkload w;
     w.m = m, w.n = n, w.k = k;
     w.dtype = w.out = dtype;
-    w.op_a = ops[0] == 'T' ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
-    w.op_b = ops[1] == 'T' ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+    w.op_a = parse_op(ops[0], ops);
+    w.op_b = parse_op(ops[1], ops);
     return w;
 }
 

@@ -59,6 +59,9 @@ std::string type_text(const GemmWorkload &workload);
 // Throws std::invalid_argument naming what is wrong with the spec.
 GemmWorkload parse_workload(const std::string &spec);
 
+// The pieces of `text` between separators ("a:b" -> "a", "b"; "" -> one empty piece).
+std::vector<std::string> split(const std::string &text, char separator);
+
 // The seed workloads: the Tilus tutorials' two f16 shapes, the MoYe C = A·Bᵀ in fp32, and SGEMM.
 std::vector<GemmWorkload> default_workloads();
 

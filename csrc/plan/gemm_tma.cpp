@@ -84,8 +84,10 @@ std::string tma_obstacle(const GemmParams &p, bool with_c, bool with_d) {
         p.batch_count > kMaxTmaCoordinate)
         return "an extent exceeds TMA's 32-bit coordinates";
     std::string why;
-    if (has_product(p)) why = check_matrix("A", p.a, p.lda, p.stride_a, ab);
-    if (why.empty() && has_product(p)) why = check_matrix("B", p.b, p.ldb, p.stride_b, ab);
+    if (has_product(p)) {  // without one, A and B are neither read nor described
+        why = check_matrix("A", p.a, p.lda, p.stride_a, ab);
+        if (why.empty()) why = check_matrix("B", p.b, p.ldb, p.stride_b, ab);
+    }
     if (why.empty() && with_c) why = check_matrix("C", p.c, p.ldc, p.stride_c, cd);
     if (why.empty() && with_d) why = check_matrix("D", p.d, p.ldd, p.stride_d, cd);
     return why;

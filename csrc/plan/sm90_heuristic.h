@@ -39,7 +39,7 @@ inline constexpr double kThroughput[] = {1.0, 0.95, 0.91, 0.56, 0.64, 0.50};
 static_assert(sizeof(kThroughput) / sizeof(kThroughput[0]) == kTileConfigCount, "a throughput per configuration");
 // What a split costs beyond its share of the MMAs, per range and element of the tile: storing the
 // partial, and the last range's wait and sum (any value from 13 to 40 fits the suites' timings
-// alike; 6 split 128 x 10240 x 8192 into three ranges of 128 x 256 tiles, 16% slower than whole
+// alike; 6.4 split 128 x 10240 x 8192 into three ranges of 128 x 256 tiles, 16% slower than whole
 // 128 x 128 ones).
 inline constexpr double kSplitCost = 25.6;
 // The same for rows of 64 (m <= 64): there the product streams B, and a split spreads that stream
@@ -70,11 +70,11 @@ constexpr double estimated_time(int config, const Shape &s, int sm_count, double
 // of every configuration on the suites' shapes (an H200), the 128-row choice comes within 0.4% of the
 // fastest on average and 7% at worst (1000 x 1000 x 1000: 128 x 64 against 128 x 128), where the
 // earlier rule (the largest tile that nears a wave) came within 4% and lost up to 37% (4096 x 128 x
-// 4096 in batches), and rows of 64 for 64 < m <= 128 up to 17% to 128 x 64; the 64-row choice comes
-// within 2.3% on the decode shapes and 14% at worst (64 x 6144 x 4096: 64 x 128 against 64 x 64;
-// 1 x 8192 x 8192: 64 x 128 against 64 x 256),
-// where the earlier rule (64 x 256 where it nears a wave, else 64 x 64 for one wave, else 64 x 128)
-// came within 8% and lost up to 24% (1 x 8192 x 28672: 64 x 64 against 64 x 256).
+// 4096 in batches), and rows of 64 for 64 < m <= 128 up to 17% to 128 x 64.  The 64-row choice
+// comes within 2.3% on the decode shapes and 14% at worst (64 x 6144 x 4096: 64 x 128 against
+// 64 x 64; 1 x 8192 x 8192: 64 x 128 against 64 x 256), where the earlier rule (64 x 256 where it
+// nears a wave, else 64 x 64 for one wave, else 64 x 128) came within 8% and lost up to 24%
+// (1 x 8192 x 28672: 64 x 64 against 64 x 256).  Neither choice has itself been timed on a GPU yet.
 constexpr int choose_config(const Shape &s, int sm_count) {
     const bool short_m = s.m <= 64;
     const int candidates[3] = {short_m ? kConfigShortM : kConfigWide, short_m ? kConfigShortNarrow : kConfigSquare,
