@@ -62,7 +62,7 @@ namespace asyncgemm {
     X(cuMemAlloc, PFN_cuMemAlloc_v3020)                                                 \
     X(cuMemFree, PFN_cuMemFree_v3020)                                                   \
     X(cuMemsetD32Async, PFN_cuMemsetD32Async_v3020)                                     \
-    X(cuPointerGetAttribute, PFN_cuPointerGetAttribute_v4000)                           \
+    X(cuPointerGetAttributes, PFN_cuPointerGetAttributes_v7000)                         \
     X(cuMemcpyHtoDAsync, PFN_cuMemcpyHtoDAsync_v3020)                                   \
     X(cuMemcpyDtoHAsync, PFN_cuMemcpyDtoHAsync_v3020)
 

@@ -273,12 +273,14 @@ void Handle::set_workspace(void *buffer, size_t bytes) const {
     // Device memory of the handle's GPU: cuMemAlloc's, cudaMalloc's, or a stream-ordered pool's (as
     // CUDA.jl allocates), which belongs to a device rather than a context.
     ContextScope scope(impl_->api, impl_->context);
+    // cuPointerGetAttributes (not the singular form) answers a pointer the driver does not know with
+    // zeroed attributes and CUDA_SUCCESS, so a refused host pointer leaves no API error behind.
     unsigned memory_type = 0;
     int ordinal = -1;
-    const auto at = reinterpret_cast<CUdeviceptr>(buffer);
-    const bool known =
-        impl_->api.cuPointerGetAttribute(&memory_type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, at) == CUDA_SUCCESS &&
-        impl_->api.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, at) == CUDA_SUCCESS;
+    CUpointer_attribute which[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    void *values[] = {&memory_type, &ordinal};
+    const bool known = impl_->api.cuPointerGetAttributes(2, which, values, reinterpret_cast<CUdeviceptr>(buffer)) ==
+                       CUDA_SUCCESS;
     if (!known || memory_type != CU_MEMORYTYPE_DEVICE || ordinal != static_cast<int>(impl_->device))
         fail(ASYNCGEMM_STATUS_INVALID_VALUE, "workspace is not device memory of the handle's GPU");
     impl_->workspace->lend(buffer, bytes);

@@ -138,7 +138,7 @@ std::vector<BadArgument> general_bad_arguments(const Buffers &buffers) {
         {"unknown type_c and type_d",
          [](GemmArgs &x) { x.type_c = x.type_d = static_cast<asyncgemm_dtype_t>(7); }, invalid, {"type_c", "type_d"}},
         {"unknown algo", [](GemmArgs &x) { x.algo = static_cast<asyncgemm_algo_t>(99); }, invalid, {"algo"}},
-        {"type_a != type_b", [](GemmArgs &x) { x.type_b = ASYNCGEMM_R_16F; }, invalid, {"type_a", "type_b"}},
+        {"type_a != type_b", [](GemmArgs &x) { x.type_b = ASYNCGEMM_R_16BF; }, invalid, {"type_a", "type_b"}},
         {"type_c != type_d", [](GemmArgs &x) { x.type_c = ASYNCGEMM_R_16BF; }, invalid, {"type_c", "type_d"}},
         {"c == d with ldc != ldd",
          [&buffers](GemmArgs &x) {
