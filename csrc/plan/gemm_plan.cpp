@@ -1,5 +1,6 @@
 #include "plan/gemm_plan.h"
 
+#include <optional>
 #include <string>
 
 #include "common/error.h"
@@ -7,9 +8,9 @@
 #include "plan/self_check.h"
 #include "plan/simt_plan.h"
 #include "plan/sm100_plan.h"
+#include "plan/sm90_copies.h"
 #include "plan/sm80_plan.h"
 #include "plan/sm90_plan.h"
-#include "plan/tf32_transpose.h"
 #include "runtime/last_error.h"
 
 namespace asyncgemm::plan {
@@ -98,10 +99,17 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
     const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params) : args.algo;
-    // TF32 with an MN-major f32 operand on Hopper: wgmma on K-major copies beats fp32 FMA by far.
-    if (args.algo == ASYNCGEMM_ALGO_AUTO && algo == ASYNCGEMM_ALGO_SIMT && tf32_transposable(handle, params) &&
-        launch_sm90_transposed(handle, params, stream))
-        return;
+    // Where AUTO falls to PIPELINED or SIMT on Hopper because TMA cannot describe a matrix or wgmma
+    // cannot read a tf32 operand as it lies: the Hopper family on copies, where they pay and the
+    // workspace holds them (plan/sm90_copies.h).
+    if (args.algo == ASYNCGEMM_ALGO_AUTO &&
+        (algo == ASYNCGEMM_ALGO_PIPELINED || algo == ASYNCGEMM_ALGO_SIMT) &&
+        loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && handle.family_available(Family::Copy)) {
+        const std::optional<Sm90Copies> copies = plan_sm90_copies(params, handle.math_mode() == ASYNCGEMM_MATH_TF32);
+        if (copies && sm90_copies_pay(params, *copies, algo == ASYNCGEMM_ALGO_SIMT) &&
+            launch_sm90_on_copies(handle, params, *copies, stream))
+            return;
+    }
     // Refused, the family has left the reason (its self-check's failure, or ASYNCGEMM_SM100=off) in
     // this thread's last error.
     if (args.algo == ASYNCGEMM_ALGO_SM100_TCGEN05 && !sm100_self_check_passed(handle))

@@ -1,6 +1,6 @@
 // Device scratch memory a handle lends to split-K launches: per-tile arrival counters, which must be
-// zero whenever no launch is using them, and fp32 partial tiles (or any scratch: the K-major copies
-// of plan/tf32_transpose.h use the partials area).
+// zero whenever no launch is using them, and fp32 partial tiles (or any scratch: the operand copies
+// of plan/sm90_copies.h use the partials area).
 //
 // One buffer per handle, grown on demand and never shrunk: [counters | partials], the counter area a
 // fixed size between growths so that a launch's partials never land on counters another launch

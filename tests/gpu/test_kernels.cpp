@@ -210,6 +210,59 @@ TEST_CASE("a forced configuration that has no kernel for the problem is refused,
     CHECK(problem.verify_untouched(stream.get()) == "");
 }
 
+TEST_CASE("AUTO on Hopper serves matrices TMA cannot describe with the Hopper family on copies") {
+    if (!handle().family_available(ag::Family::Sm90)) return;
+    Rng rng = rng_for("sm90 on copies");
+    Stream stream;
+    std::vector<GemmCase> cases;
+    GemmCase padded;  // A, B and D with rows off 16 bytes
+    padded.type_ab = padded.type_cd = ASYNCGEMM_R_16F;
+    padded.m = 1200, padded.n = 1400, padded.k = 1040;  // large enough for the copies to pay
+    padded.lda_pad = 1, padded.ldb_pad = 3, padded.ldd_pad = 1;
+    cases.push_back(padded);
+    GemmCase in_place = padded;  // C is D, both off 16 bytes; A off by one element; B K-major
+    in_place.type_ab = in_place.type_cd = ASYNCGEMM_R_16BF;
+    in_place.op_b = ASYNCGEMM_OP_T;
+    in_place.offset_a = true;
+    in_place.lda_pad = in_place.ldb_pad = 0;
+    in_place.ldd_pad = in_place.ldc_pad = 3;
+    in_place.c_source = CSource::SameAsD;
+    in_place.beta = 0.5f;
+    cases.push_back(in_place);
+    GemmCase batches;  // four batches of an A with 333-element rows, one right after another
+    batches.type_ab = ASYNCGEMM_R_16F;
+    batches.type_cd = ASYNCGEMM_R_32F;
+    batches.m = batches.n = 1024, batches.k = 333, batches.batch_count = 4;
+    batches.batched_api = true;
+    cases.push_back(batches);
+    for (const GemmCase &c : cases) {
+        CAPTURE(c.describe());
+        std::vector<std::string> launched;
+        const auto launch = [&](const GemmCall &call) {
+            ag::LaunchTrace trace;
+            try {
+                ag::plan::gemm(handle(), args_of(call), stream.get());
+            } catch (const ag::Error &e) {
+                return e.status();
+            }
+            launched = trace.kernels();
+            return ASYNCGEMM_STATUS_SUCCESS;
+        };
+        bool refused = false;
+        const std::string failure = run_gemm_with(launch, c, rng, stream.get(), ASYNCGEMM_MATH_DEFAULT, &refused);
+        CHECK_MESSAGE(failure == "", failure);
+        CHECK_FALSE(refused);
+        int hopper = 0, copies = 0;
+        for (const std::string &name : launched) {
+            hopper += name.rfind("asyncgemm_sm90_gemm", 0) == 0;
+            copies += name.rfind("asyncgemm_copy", 0) == 0;
+        }
+        CHECK(hopper == 1);
+        CHECK(copies >= 1);
+        CHECK(hopper + copies == static_cast<int>(launched.size()));
+    }
+}
+
 TEST_CASE("every copy kernel, named by its algorithm, is the one that ran") {
     Rng rng = rng_for("copy kernels");
     Stream stream;

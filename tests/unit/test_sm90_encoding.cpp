@@ -4,6 +4,8 @@
 // the CUDA driver API's cuTensorMapEncodeTiled rules.
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include <utility>
 #include <vector>
 
@@ -14,7 +16,7 @@
 #include "plan/split_k.h"
 #include "plan/gemm_tma.h"
 #include "plan/sm90_plan.h"
-#include "plan/tf32_transpose.h"
+#include "plan/sm90_copies.h"
 #include "canonical_problem.h"
 
 using namespace asyncgemm;
@@ -302,16 +304,91 @@ TEST_CASE("tf32 with MN-major operands: the Hopper family gets K-major copies wi
     GemmParams p = test::canonical_problem(300, 200, 101, kF32, kF32, false, true);
     p.batch_count = 3;
     p.stride_a = 0;  // broadcast: one copy serves every batch
-    p.stride_b = 200 * 101;
-    alignas(256) static unsigned char copy[256];
-    const GemmParams copies = plan::with_k_major_copies(p, copy, nullptr);
-    CHECK(copies.a == copy);
-    CHECK(copies.lda == 104);  // 101 rounded up to 4 f32
-    CHECK(copies.stride_a == 0);
-    CHECK(copies.a_k_major == 1);
-    CHECK(copies.b == p.b);  // already K-major: untouched
-    CHECK(copies.ldb == p.ldb);
-    CHECK(copies.stride_b == p.stride_b);
-    CHECK(copies.b_k_major == 1);
-    CHECK(supports_types(copies.type_ab, copies.type_cd, true, copies.a_k_major != 0, copies.b_k_major != 0));
+    p.stride_b = 200 * 104;
+    p.ldb = 104;
+    const std::optional<plan::Sm90Copies> copies = plan::plan_sm90_copies(p, true);
+    REQUIRE(copies);
+    CHECK(copies->a.transpose);
+    CHECK(copies->a.rows == 300);
+    CHECK(copies->a.cols == 101);
+    CHECK(copies->a.ld == 104);  // 101 rounded up to 4 f32
+    CHECK(!copies->b.used());     // already K-major, 16-byte rows: read where it lies
+    alignas(256) static char scratch[1 << 20];
+    const GemmParams q = plan::on_copies(p, *copies, scratch);
+    CHECK(q.a == scratch + copies->a.offset);
+    CHECK(q.lda == 104);
+    CHECK(q.stride_a == 0);
+    CHECK(q.a_k_major == 1);
+    CHECK(q.b == p.b);
+    CHECK(supports_types(q.type_ab, q.type_cd, true, q.a_k_major != 0, q.b_k_major != 0));
+    CHECK(!plan::plan_sm90_copies(p, false));  // f32 without TF32: no Hopper kernel at all
+    p.stride_a = 300 * 101;                      // batches of an MN-major operand: no single transpose
+    CHECK(!plan::plan_sm90_copies(p, true));
+}
+
+TEST_CASE("unaligned 16-bit matrices: copies with 16-byte rows, D copied back, none where TMA reads them") {
+    // 4095 x 4097 x 4093 f16, row-major A.B: A K-major (lda 4093), B MN-major (ldb 4097), D ldd 4097.
+    GemmParams p = test::canonical_problem(4095, 4097, 4093, kF16, kF16, true, false);
+    const std::optional<plan::Sm90Copies> copies = plan::plan_sm90_copies(p, false);
+    REQUIRE(copies);
+    CHECK(copies->a.rows == 4095);
+    CHECK(copies->a.cols == 4093);
+    CHECK(copies->a.ld == 4096);
+    CHECK(copies->b.rows == 4093);  // stored k x n
+    CHECK(copies->b.cols == 4097);
+    CHECK(copies->b.ld == 4104);
+    CHECK(!copies->c.used());  // beta = 0
+    CHECK(copies->d.ld == 4104);
+    CHECK(copies->d.ld_src == 4097);
+    CHECK(copies->a.offset == 0);
+    CHECK(copies->b.offset % 256 == 0);
+    CHECK(copies->scratch_bytes == copies->d.offset + copies->d.bytes);
+    CHECK(copies->d.bytes >= size_t{4095} * 4104 * 2);
+    CHECK(plan::sm90_copies_pay(p, *copies, false));
+
+    // Aligned: nothing to copy.
+    CHECK(!plan::plan_sm90_copies(test::canonical_problem(4096, 4096, 4096, kF16, kF16, true, false), false));
+    // Small: the copies' launches cost more than PIPELINED's product.
+    GemmParams small = test::canonical_problem(100, 100, 101, kF16, kF16, true, true);
+    const std::optional<plan::Sm90Copies> small_copies = plan::plan_sm90_copies(small, false);
+    REQUIRE(small_copies);
+    CHECK(!plan::sm90_copies_pay(small, *small_copies, false));
+    CHECK(plan::sm90_copies_pay(small, *small_copies, true));  // against SIMT they always pay
+    // No product: D = beta * C needs no operand.
+    GemmParams no_product = p;
+    no_product.alpha = 0.f;
+    CHECK(!plan::plan_sm90_copies(no_product, false));
+}
+
+TEST_CASE("unaligned batches: one copy of every row where batches are whole rows apart") {
+    GemmParams p = test::canonical_problem(64, 128, 77, kBF16, kBF16, true, true);
+    p.batch_count = 4;
+    p.stride_a = 64 * 77;   // tight: batch_rows 64
+    p.stride_b = 0;          // broadcast, unaligned rows: one copy
+    p.stride_d = 64 * 128;   // aligned D
+    const std::optional<plan::Sm90Copies> copies = plan::plan_sm90_copies(p, false);
+    REQUIRE(copies);
+    CHECK(copies->a.batch_rows == 64);
+    CHECK(copies->a.ld == 80);
+    CHECK(copies->a.bytes == size_t{4 * 64 * 80 * 2});
+    CHECK(copies->b.batch_rows == 0);
+    CHECK(!copies->d.used());
+    alignas(256) static char scratch[1 << 20];
+    const GemmParams q = plan::on_copies(p, *copies, scratch);
+    CHECK(q.stride_a == 64 * 80);
+    CHECK(q.stride_b == 0);
+    CHECK(plan::tma_obstacle(q, false, true).empty());
+    p.stride_a = 64 * 77 + 3;  // not whole rows apart
+    CHECK(!plan::plan_sm90_copies(p, false));
+    // D with rows between its batches: its copy could not go back row for row.
+    p.stride_a = 64 * 77;
+    p.ldd = 129;
+    p.stride_d = 64 * 129 + 129;
+    CHECK(!plan::plan_sm90_copies(p, false));
+    p.stride_d = 64 * 129;
+    const std::optional<plan::Sm90Copies> with_d = plan::plan_sm90_copies(p, false);
+    REQUIRE(with_d);
+    CHECK(with_d->d.batch_rows == 64);
+    CHECK(with_d->d.ld == 128);  // n, already whole 16-byte chunks
+    CHECK(with_d->d.ld_src == 129);
 }
