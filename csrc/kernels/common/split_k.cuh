@@ -28,24 +28,58 @@ __device__ __forceinline__ bool arrive_last_split(int32_t *counter, int splits) 
 }
 
 // Stores the group's partial of range `split` of the tile whose partials start at `area` (counted in
-// `counter`, zero between launches), and returns true in every thread of the group that arrives
-// last, which then holds in `acc` the sum of every range's partial, added in range order; false in
-// every thread of the others, which have nothing more to do for the tile.  The last group sets the
-// counter back to zero for the next launch.  With two ranges acc stands for its own partial and only
-// the other one is read: a + b is b + a in floating point, so the bits are the same whichever came
-// last, for one round trip fewer.  LoadBatch float4 of each range are loaded at once (one round trip
-// to L2 each).  `group` gives sync() (a barrier of the group) and agree(bool) (a barrier that hands
+// `counter`, zero between launches) and counts its arrival: true in every thread of the group that
+// arrives last, which sets the counter back to zero for the next launch (no other range of the tile
+// touches it again in this one), false in every thread of the others, which have nothing more to do
+// for the tile.  `group` gives sync() (a barrier of the group) and agree(bool) (a barrier that hands
 // the leader's, thread 0's, value to every thread of the group).
-template <int Threads, int Vectors, int LoadBatch, typename Group>
-__device__ __forceinline__ bool reduce_split_k(float (&acc)[4 * Vectors], float4 *area, int32_t *counter, int split,
-                                               int splits, int thread, const Group &group) {
-    static_assert(Vectors % LoadBatch == 0, "whole batches");
+template <int Threads, int Vectors, typename Group>
+__device__ __forceinline__ bool publish_split_partial(const float (&acc)[4 * Vectors], float4 *area, int32_t *counter,
+                                                      int split, int splits, int thread, const Group &group) {
     float4 *const mine = area + split * Vectors * Threads + thread;
 #pragma unroll
     for (int v = 0; v < Vectors; ++v)
         mine[v * Threads] = make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
     group.sync();
-    if (!group.agree(thread == 0 && arrive_last_split(counter, splits))) return false;
+    const bool last = group.agree(thread == 0 && arrive_last_split(counter, splits));
+    if (last && thread == 0) *counter = 0;
+    return last;
+}
+
+// The sum, in range order, of vectors [first, first + Count) of the thread's partials (`partials`:
+// the tile's area plus the thread) over all `splits` ranges, two ranges' loads in flight at a time.
+template <int Threads, int Vectors, int Count>
+__device__ __forceinline__ void sum_split_partials(const float4 *partials, int splits, int first, float4 (&sum)[Count]) {
+    for (int s = 0; s < splits; s += 2) {
+        float4 a[Count], b[Count];
+        const bool pair = s + 1 < splits;
+#pragma unroll
+        for (int v = 0; v < Count; ++v) a[v] = __ldcg(partials + (s * Vectors + first + v) * Threads);
+        if (pair) {
+#pragma unroll
+            for (int v = 0; v < Count; ++v) b[v] = __ldcg(partials + ((s + 1) * Vectors + first + v) * Threads);
+        }
+#pragma unroll
+        for (int v = 0; v < Count; ++v) {
+            if (s == 0) {
+                sum[v] = a[v];
+            } else {
+                sum[v].x += a[v].x, sum[v].y += a[v].y, sum[v].z += a[v].z, sum[v].w += a[v].w;
+            }
+            if (pair) sum[v].x += b[v].x, sum[v].y += b[v].y, sum[v].z += b[v].z, sum[v].w += b[v].w;
+        }
+    }
+}
+
+// publish_split_partial, and in the group that arrives last the sum of every range's partial, added
+// in range order, in `acc`.  With two ranges acc stands for its own partial and only the other one
+// is read: a + b is b + a in floating point, so the bits are the same whichever came last, for one
+// round trip fewer.  LoadBatch float4 of each range are loaded at once (one round trip to L2 each).
+template <int Threads, int Vectors, int LoadBatch, typename Group>
+__device__ __forceinline__ bool reduce_split_k(float (&acc)[4 * Vectors], float4 *area, int32_t *counter, int split,
+                                               int splits, int thread, const Group &group) {
+    static_assert(Vectors % LoadBatch == 0, "whole batches");
+    if (!publish_split_partial<Threads, Vectors>(acc, area, counter, split, splits, thread, group)) return false;
 
     const float4 *const partials = area + thread;
     const int kept = splits == 2 ? split : -1;
@@ -67,7 +101,6 @@ __device__ __forceinline__ bool reduce_split_k(float (&acc)[4 * Vectors], float4
             }
         }
     }
-    if (thread == 0) *counter = 0;
     return true;
 }
 

@@ -7,8 +7,8 @@
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
 // mma.sync m16n8k16 on ldmatrix fragments (warp_tile.cuh) in the K loop (mainloop.cuh: one stage for
 // ASYNC_COPY, a software pipeline of `stages` for PIPELINED) and stores it through the epilogue
-// (epilogue.cuh); when K is split, the partial tiles meet in the split-K reduction first
-// (kernels/common/split_k.cuh), and the last block of a tile stores the sum like any tile.
+// (epilogue.cuh); when K is split, the blocks of a tile publish their partials
+// (kernels/common/split_k.cuh), and the last one stores their sum through the same epilogue.
 // Blocks visit tiles in grouped order (raster.h) and loop over the batch along blockIdx.z.
 //
 // This header is a translation unit's whole content but for its kernel lines: the build writes one
@@ -95,26 +95,39 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         WarpTile<T, Config> tile(thread / kWarpSize);
         multiply<T, Config, AKMajor, BKMajor>(tile, p, batch, m0, n0, k0, slices, smem);
 
+        // The epilogue stages the tile in the stages (epilogue.cuh): every warp must be done reading
+        // them, and no copy may still land there.
+        const auto store = [&](const auto &tile_values) {
+            cp_async_wait<0>();
+            __syncthreads();
+            const auto as = [&](auto out) {
+                using TOut = decltype(out);
+                store_tile<TOut, Config>(tile.warp_m0, tile.warp_n0, tile_values, p, batch, m0, n0, alpha, smem,
+                                         thread);
+            };
+            switch (p.type_cd) {
+            case kF32: as(float{}); break;
+            case kF16: as(__half{}); break;
+            default: as(__nv_bfloat16{}); break;
+            }
+        };
         if (p.splits > 1) {
-            // Split-K, never with batches: the last block of the tile to finish holds the sum.
+            // Split-K, never with batches: every block publishes its partial, and the last of the
+            // tile to finish stores the sum of all of them, read back as its rows are staged (the
+            // accumulators are dead by then: holding the sum in them beside the loads in flight cost
+            // the 64 x 64 warp tiles their registers).
             constexpr int kVectors = mma_tiles_m(kC) * mma_tiles_n(kC);
             const int tile_index = static_cast<int>(blockIdx.x);
             float4 *const area = static_cast<float4 *>(p.partials) +
                                  static_cast<int64_t>(tile_index) * p.splits * kVectors * threads(kC);
-            if (!reduce_split_k<threads(kC), kVectors, kSplitLoadBatch>(
-                    tile.values(), area, static_cast<int32_t *>(p.tile_counters) + tile_index, split, p.splits,
-                    thread, BlockGroup{}))
+            if (!publish_split_partial<threads(kC), kVectors>(tile.values(), area,
+                                                             static_cast<int32_t *>(p.tile_counters) + tile_index,
+                                                             split, p.splits, thread, BlockGroup{}))
                 return;
+            store(SplitSumValues<Config>{area + thread, p.splits});
+            return;
         }
-        // The epilogue stages the tile in the stages (epilogue.cuh): every warp must be done reading
-        // them, and no copy may still land there.
-        cp_async_wait<0>();
-        __syncthreads();
-        switch (p.type_cd) {
-        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha, smem, thread); break;
-        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha, smem, thread); break;
-        default: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha, smem, thread); break;
-        }
+        store(AccumulatorValues<T, Config>{tile});
 
         // The next batch's prologue refills the stages: every thread must be done with them (no copy
         // is in flight: the wait above was the last).

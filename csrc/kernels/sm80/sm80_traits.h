@@ -150,8 +150,4 @@ constexpr bool shape_named(int config, const char *shape) {
            names_numbers(shape, {c.tile_m, c.tile_n, c.tile_k, c.stages, c.warps_m * c.warps_n});
 }
 
-// float4 of every K range loaded at once when a tile's split-K partials are summed
-// (kernels/common/split_k.cuh): a few L2 round trips in flight beside the accumulators.
-inline constexpr int kSplitLoadBatch = 4;
-
 }  // namespace asyncgemm::sm80
