@@ -35,7 +35,7 @@ constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
 // Each configuration's MMA throughput relative to 128 x 256 where every SM is busy (the suites'
 // large shapes, autotuned on an H200: 128 x 256 540 us, 128 x 128 570, 64 x 256 591, 64 x 128 849,
 // 128 x 64 962, 64 x 64 1076 at 8192 x 6144 x 4096), in the order of kTileConfigs.
-inline constexpr double kThroughput[] = {1.0, 0.95, 0.91, 0.56, 0.64, 0.50};
+inline constexpr double kThroughput[] = {1.0, 0.95, 0.91, 0.56, 0.64, 0.50, 0.97};
 static_assert(sizeof(kThroughput) / sizeof(kThroughput[0]) == kTileConfigCount, "a throughput per configuration");
 // What a split costs beyond its share of the MMAs, per range and element of the tile: storing the
 // partial, and the last range's wait and sum (any value from 13 to 40 fits the suites' timings
@@ -66,7 +66,7 @@ constexpr double estimated_time(int config, const Shape &s, int sm_count, double
 // The configuration of least estimated time (the first of equals): it weighs larger tiles'
 // throughput against the idle SMs of a partial last wave, and the rows and columns of a tile past
 // the matrix (n = 128 takes 128 x 128, not 128 x 256).  Rows of 64 where m <= 64 (64 x 256, 64 x 128
-// or 64 x 64), of 128 otherwise (128 x 256, 128 x 128 or 128 x 64).  Against the autotuner's timings
+// or 64 x 64), of 128 otherwise (128 x 256, 128 x 192, 128 x 128 or 128 x 64).  Against the autotuner's timings
 // of every configuration on the suites' shapes (an H200), the 128-row choice comes within 0.4% of the
 // fastest on average and 7% at worst (1000 x 1000 x 1000: 128 x 64 against 128 x 128), where the
 // earlier rule (the largest tile that nears a wave) came within 4% and lost up to 37% (4096 x 128 x
@@ -76,15 +76,18 @@ constexpr double estimated_time(int config, const Shape &s, int sm_count, double
 // nears a wave, else 64 x 64 for one wave, else 64 x 128) came within 8% and lost up to 24%
 // (1 x 8192 x 28672: 64 x 64 against 64 x 256).  Neither choice has itself been timed on a GPU yet.
 constexpr int choose_config(const Shape &s, int sm_count) {
+    constexpr int kRows128[] = {kConfigWide, kConfigMedium, kConfigSquare, kConfigNarrow};
+    constexpr int kRows64[] = {kConfigShortM, kConfigShortNarrow, kConfigSingle};
     const bool short_m = s.m <= 64;
-    const int candidates[3] = {short_m ? kConfigShortM : kConfigWide, short_m ? kConfigShortNarrow : kConfigSquare,
-                               short_m ? kConfigSingle : kConfigNarrow};
     const double split_cost = short_m ? kShortSplitCost : kSplitCost;
-    int best = candidates[0];
-    for (int config : {candidates[1], candidates[2]})
-        if (estimated_time(config, s, sm_count, split_cost) < estimated_time(best, s, sm_count, split_cost))
-            best = config;
-    return best;
+    const auto least = [&](const auto &candidates) {
+        int best = candidates[0];
+        for (int config : candidates)
+            if (estimated_time(config, s, sm_count, split_cost) < estimated_time(best, s, sm_count, split_cost))
+                best = config;
+        return best;
+    };
+    return short_m ? least(kRows64) : least(kRows128);
 }
 
 // f16 and bf16 A and B in any majors; f32 A and B as tf32 (when the caller allows it), K-major only:

@@ -97,7 +97,8 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
         CHECK(c.groups_in_flight >= 1);
         CHECK(c.groups_in_flight + 1 < c.stages);  // a stage left for the producer to fill
         CHECK(c.tile_m == 64 * c.consumers_m);
-        CHECK((warpgroup_n(c) == 64 || warpgroup_n(c) == 128 || warpgroup_n(c) == 256));  // wgmma_m64k16's
+        CHECK((warpgroup_n(c) == 64 || warpgroup_n(c) == 128 || warpgroup_n(c) == 192 ||
+               warpgroup_n(c) == 256));  // wgmma_m64k16's
         CHECK(c.tile_n % 64 == 0);
         CHECK(c.tile_n <= 256);  // a K-major B tile is one TMA box: at most 256 rows
     }
@@ -109,7 +110,7 @@ TEST_CASE("every configuration fits the H100's 227 KB with its barriers, and 64-
 TEST_CASE("the heuristic: the tile of least estimated time, rows of 128 for m > 64 and of 64 below") {
     CHECK(choose_config({4096, 4096, 4096, 1}, 132) == kConfigWide);
     CHECK(choose_config({8192, 8192, 8192, 1}, 132) == kConfigWide);
-    CHECK(choose_config({512, 6144, 4096, 1}, 132) == kConfigWide);       // 96 wide tiles: one wave
+    CHECK(choose_config({512, 6144, 4096, 1}, 132) == kConfigMedium);     // one wave of 128, not 96 wide
     CHECK(choose_config({2048, 1024, 4096, 1}, 132) == kConfigSquare);    // 64 wide tiles, 128 square
     CHECK(choose_config({1024, 1024, 14336, 1}, 132) == kConfigSquare);   // 64 tiles, split in two
     CHECK(choose_config({256, 4608, 3584, 1}, 132) == kConfigSquare);     // one wave, not two of 128 x 64

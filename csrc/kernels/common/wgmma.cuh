@@ -42,6 +42,9 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[R]) {
 #define ASYNCGEMM_WGMMA_D32_63 \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define ASYNCGEMM_WGMMA_D64_95 \
+    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
 #define ASYNCGEMM_WGMMA_D64_127 \
     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
@@ -68,7 +71,8 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[R]) {
 // row 16 (t / 32) + (t % 32) / 4 + 8h, column 8j + 2 (t % 4) + e.
 template <typename T, int N, bool TransA, bool TransB>
 __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
-    static_assert(N == 64 || N == 128 || N == 256, "wgmma_m64k16 is instantiated for N = 64, 128 and 256");
+    static_assert(N == 64 || N == 128 || N == 192 || N == 256,
+                  "wgmma_m64k16 is instantiated for N = 64, 128, 192 and 256");
     static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "f16 or bf16 operands");
     constexpr bool kBF16 = std::is_same_v<T, __nv_bfloat16>;
     if constexpr (N == 64 && !kBF16) {
@@ -88,6 +92,16 @@ __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t desc_a,
         asm volatile(ASYNCGEMM_WGMMA("128", "bf16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63, "%64", "%65",
                                      "%66", "%67", "%68")
                      : ASYNCGEMM_F64(0)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
+    } else if constexpr (N == 192 && !kBF16) {
+        asm volatile(ASYNCGEMM_WGMMA("192", "f16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_95,
+                                     "%96", "%97", "%98", "%99", "%100")
+                     : ASYNCGEMM_F64(0), ASYNCGEMM_F32(64)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
+    } else if constexpr (N == 192) {
+        asm volatile(ASYNCGEMM_WGMMA("192", "bf16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_95,
+                                     "%96", "%97", "%98", "%99", "%100")
+                     : ASYNCGEMM_F64(0), ASYNCGEMM_F32(64)
                      : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(int{TransA}), "n"(int{TransB}));
     } else if constexpr (!kBF16) {
         asm volatile(ASYNCGEMM_WGMMA("256", "f16", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_127,
@@ -109,7 +123,8 @@ __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t desc_a,
     "wgmma.mma_async.sync.aligned.m64n" N "k8.f32.tf32.tf32 {" D_LIST "}, " DESC_A ", " DESC_B ", p, 1, 1;\n}\n"
 template <int N>
 __device__ __forceinline__ void wgmma_m64k8_tf32(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
-    static_assert(N == 64 || N == 128 || N == 256, "wgmma_m64k8_tf32 is instantiated for N = 64, 128 and 256");
+    static_assert(N == 64 || N == 128 || N == 192 || N == 256,
+                  "wgmma_m64k8_tf32 is instantiated for N = 64, 128, 192 and 256");
     if constexpr (N == 64) {
         asm volatile(ASYNCGEMM_WGMMA_TF32("64", ASYNCGEMM_WGMMA_D0_31, "%32", "%33", "%34")
                      : ASYNCGEMM_F32(0)
@@ -117,6 +132,11 @@ __device__ __forceinline__ void wgmma_m64k8_tf32(float (&d)[N / 2], uint64_t des
     } else if constexpr (N == 128) {
         asm volatile(ASYNCGEMM_WGMMA_TF32("128", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63, "%64", "%65", "%66")
                      : ASYNCGEMM_F64(0)
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+    } else if constexpr (N == 192) {
+        asm volatile(ASYNCGEMM_WGMMA_TF32("192", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_95,
+                                          "%96", "%97", "%98")
+                     : ASYNCGEMM_F64(0), ASYNCGEMM_F32(64)
                      : "l"(desc_a), "l"(desc_b), "r"(accumulate));
     } else {
         asm volatile(ASYNCGEMM_WGMMA_TF32("256", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_127,
@@ -132,6 +152,7 @@ __device__ __forceinline__ void wgmma_m64k8_tf32(float (&d)[N / 2], uint64_t des
 #undef ASYNCGEMM_F32
 #undef ASYNCGEMM_F8
 #undef ASYNCGEMM_WGMMA_D64_127
+#undef ASYNCGEMM_WGMMA_D64_95
 #undef ASYNCGEMM_WGMMA_D32_63
 #undef ASYNCGEMM_WGMMA_D0_31
 

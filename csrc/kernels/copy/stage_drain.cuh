@@ -15,7 +15,7 @@ __device__ __forceinline__ void drain_rows(const CopyParams &p, const TileRect &
     const Matrix<ElemBytes, char> m = dst_matrix<ElemBytes>(p);
     char *column = m.origin(dst) + slice.col_bytes;
     const int count = elems_inside<V::kElems>(dst.cols, slice.col_bytes / ElemBytes);
-    for_each_vector<slice.kCount, kVecsInFlight>(dst.ragged, [&](int i, auto edge) {
+    for_each_vector<slice.kCount, kVecsInFlight<VecBytes>>(dst.ragged, [&](int i, auto edge) {
         const int row = slice.row(i);
         if (row >= dst.rows || count == 0) return;
         const V v = *reinterpret_cast<const V *>(stage + layout.offset(row, slice.col_bytes));
@@ -41,7 +41,7 @@ __device__ __forceinline__ void drain_transposed(const CopyParams &p, const Tile
     static_assert(kBlocks % kThreads == 0, "every thread takes the same number of blocks");
     const Matrix<ElemBytes, char> m = dst_matrix<ElemBytes>(p);
     char *origin = m.origin(dst);
-    for_each_vector<kBlocks / kThreads, kVecsInFlight / v>(dst.ragged, [&](int n, auto edge) {
+    for_each_vector<kBlocks / kThreads, kVecsInFlight<VecBytes> / v>(dst.ragged, [&](int n, auto edge) {
         const auto [group, unit] = transpose_block(threadIdx.x + n * kThreads, kLanesDown, kUnits);
         const int count = elems_inside<v>(dst.cols, group * v);
         if (count == 0 || unit * v >= dst.rows) return;

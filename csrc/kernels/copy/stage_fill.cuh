@@ -10,7 +10,7 @@
 namespace asyncgemm::copy {
 
 // SYNC: this thread's vectors, each loaded from global memory into registers and stored to the
-// stage.  Unrolled, the loads of kVecsInFlight vectors issue before the first store waits.
+// stage.  Unrolled, the loads of kVecsInFlight<VecBytes> vectors issue before the first store waits.
 template <int ElemBytes, int VecBytes>
 __device__ __forceinline__ void fill_stage_sync(const CopyParams &p, const TileRect &src, char *stage,
                                                 SmemLayout layout) {
@@ -19,7 +19,7 @@ __device__ __forceinline__ void fill_stage_sync(const CopyParams &p, const TileR
     const Matrix<ElemBytes, const char> m = src_matrix<ElemBytes>(p);
     const char *column = m.origin(src) + slice.col_bytes;
     const int count = elems_inside<V::kElems>(src.cols, slice.col_bytes / ElemBytes);
-    for_each_vector<slice.kCount, kVecsInFlight>(src.ragged, [&](int i, auto edge) {
+    for_each_vector<slice.kCount, kVecsInFlight<VecBytes>>(src.ragged, [&](int i, auto edge) {
         const int row = slice.row(i);
         const V v = row < src.rows ? load_vec<V>(column + row * m.ld_bytes, count, edge) : V{};
         *reinterpret_cast<V *>(stage + layout.offset(row, slice.col_bytes)) = v;
@@ -42,7 +42,7 @@ __device__ __forceinline__ void fill_stage_async(const CopyParams &p, const Tile
     const RowSlice<VecBytes> slice(threadIdx.x);
     const Matrix<ElemBytes, const char> m = src_matrix<ElemBytes>(p);
     const char *column = m.origin(src) + slice.col_bytes;
-#pragma unroll kVecsInFlight
+#pragma unroll (kVecsInFlight<VecBytes>)
     for (int i = 0; i < slice.kCount; ++i) {
         const int row = slice.row(i);
         char *slot = stage + layout.offset(row, slice.col_bytes);

@@ -13,7 +13,7 @@ template <int ElemBytes, int VecBytes>
 __device__ __forceinline__ void scale_stage(const CopyParams &p, char *stage, SmemLayout layout) {
     using V = Vec<ElemBytes, VecBytes>;
     const RowSlice<VecBytes> slice(threadIdx.x);
-#pragma unroll kVecsInFlight
+#pragma unroll (kVecsInFlight<VecBytes>)
     for (int i = 0; i < slice.kCount; ++i) {
         V *slot = reinterpret_cast<V *>(stage + layout.offset(slice.row(i), slice.col_bytes));
         V v = *slot;

@@ -97,8 +97,8 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
             constexpr int kActive = consumers(kC);
             constexpr int kVectors = kN / 8;
             // float4s of each range loaded at once: all of a range's where the registers allow; beside
-            // 128 accumulators only 16 more registers fit unspilled.
-            constexpr int kLoadBatch = kN == 256 ? 4 : kVectors;
+            // 128 accumulators only 16 more registers fit unspilled, beside 96 32.
+            constexpr int kLoadBatch = kN == 256 ? 4 : kN == 192 ? 8 : kVectors;
             const int64_t group = work.tile * kActive + consumer;
             float4 *const area = reinterpret_cast<float4 *>(p.partials) + group * p.splits * kVectors * kWarpgroupThreads;
             if (!reduce_split_k<kWarpgroupThreads, kVectors, kLoadBatch>(
@@ -142,7 +142,10 @@ __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const S
         consume<T, Config, AKMajor, BKMajor, Store::NowAddC>(p, smem, consumer);
         return;
     }
-    if constexpr (sizeof(T) == 2 && kTileChunks<T, Config> > kEpilogueBuffers) {
+    // Chunks are held over whole rounds of the buffers only (HeldChunks): 64 x 256 tiles of 16-bit D
+    // are, 64 x 192 ones (three chunks) are stored at once.
+    if constexpr (sizeof(T) == 2 && kTileChunks<T, Config> > kEpilogueBuffers &&
+                  kTileChunks<T, Config> % kEpilogueBuffers == 0) {
         if (p.type_cd == kDTypeOf<T>) {
             consume<T, Config, AKMajor, BKMajor, Store::Deferred>(p, smem, consumer);
             return;

@@ -58,11 +58,15 @@ static_assert(kProducerRegisters * kWarpgroupThreads + kConsumers * kConsumerReg
 //     1 x 4096 x 4096), where the estimate (plan/sm90_heuristic.h) finds the most SMs streaming B.
 //     One warpgroup is enough: these shapes are bound by reading memory, 4 x m64n64k16 (128 tensor
 //     cycles) per 16 KB stage.
+//  6: 128 x 192, two warpgroups of 64 x 192, 4 stages: where n is a multiple of 192 (6144, 4608) and
+//     128 x 256 tiles leave a quarter of the SMs idle while 128 x 128 ones take two waves, a whole
+//     wave of tiles three quarters as wide (512 x 6144: 128 tiles of 128 x 192, 96 of 128 x 256).
 // Clusters of two blocks sharing B by TMA multicast measured at best on par with these on H100 and
 // 5-8% slower at 4096^3 (bench/RESULTS.md), and are not built.
 inline constexpr TileConfig kTileConfigs[] = {
     {128, 256, 2, 1, 4},      {128, 128, 2, 1, 6},      {64, 256, 1, 2, 4},
     {128, 64, 2, 1, 8, 3},    {64, 128, 1, 2, 8, 5},    {64, 64, 1, 1, 13},
+    {128, 192, 2, 1, 4},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigWide = 0;
@@ -71,6 +75,7 @@ inline constexpr int kConfigShortM = 2;
 inline constexpr int kConfigNarrow = 3;
 inline constexpr int kConfigShortNarrow = 4;
 inline constexpr int kConfigSingle = 5;
+inline constexpr int kConfigMedium = 6;
 
 ASYNCGEMM_HOST_DEVICE constexpr int consumers(const TileConfig &c) { return c.consumers_m * c.consumers_n; }
 
