@@ -34,8 +34,9 @@ constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
 
 // Each configuration's MMA throughput relative to 128 x 256 where every SM is busy (the suites'
 // large shapes, autotuned on an H200: 128 x 256 540 us, 128 x 128 570, 64 x 256 591, 64 x 128 849,
-// 128 x 64 962, 64 x 64 1076 at 8192 x 6144 x 4096), in the order of kTileConfigs.
-inline constexpr double kThroughput[] = {1.0, 0.95, 0.91, 0.56, 0.64, 0.50, 0.97};
+// 128 x 64 962, 64 x 64 1076 at 8192 x 6144 x 4096; 128 x 192 on an H100, 558 us against 128 x 256's
+// 537 over the same number of tile elements there), in the order of kTileConfigs.
+inline constexpr double kThroughput[] = {1.0, 0.95, 0.91, 0.56, 0.64, 0.50, 0.96};
 static_assert(sizeof(kThroughput) / sizeof(kThroughput[0]) == kTileConfigCount, "a throughput per configuration");
 // What a split costs beyond its share of the MMAs, per range and element of the tile: storing the
 // partial, and the last range's wait and sum (any value from 13 to 40 fits the suites' timings
@@ -66,15 +67,15 @@ constexpr double estimated_time(int config, const Shape &s, int sm_count, double
 // The configuration of least estimated time (the first of equals): it weighs larger tiles'
 // throughput against the idle SMs of a partial last wave, and the rows and columns of a tile past
 // the matrix (n = 128 takes 128 x 128, not 128 x 256).  Rows of 64 where m <= 64 (64 x 256, 64 x 128
-// or 64 x 64), of 128 otherwise (128 x 256, 128 x 192, 128 x 128 or 128 x 64).  Against the autotuner's timings
-// of every configuration on the suites' shapes (an H200), the 128-row choice comes within 0.4% of the
-// fastest on average and 7% at worst (1000 x 1000 x 1000: 128 x 64 against 128 x 128), where the
-// earlier rule (the largest tile that nears a wave) came within 4% and lost up to 37% (4096 x 128 x
-// 4096 in batches), and rows of 64 for 64 < m <= 128 up to 17% to 128 x 64.  The 64-row choice
-// comes within 2.3% on the decode shapes and 14% at worst (64 x 6144 x 4096: 64 x 128 against
-// 64 x 64; 1 x 8192 x 8192: 64 x 128 against 64 x 256), where the earlier rule (64 x 256 where it
-// nears a wave, else 64 x 64 for one wave, else 64 x 128) came within 8% and lost up to 24%
-// (1 x 8192 x 28672: 64 x 64 against 64 x 256).  Neither choice has itself been timed on a GPU yet.
+// or 64 x 64), of 128 otherwise (128 x 256, 128 x 192, 128 x 128 or 128 x 64).  Against the
+// autotuner's timings of every configuration on the suites' shapes (an H100), the 128-row choice
+// comes within 1% of the fastest on average and 13% at worst (2048 x 2048 x 128 in 32 batches:
+// 128 x 256 against 64 x 256; 1000 x 1000 x 1000: 128 x 64 against 128 x 128); the earlier rule
+// (the largest tile that nears a wave) lost up to 37% (4096 x 128 x 4096 in batches, an H200).  The
+// 64-row choice comes within 2.3% on the decode shapes (an H200) and 14% at worst (64 x 6144 x 4096:
+// 64 x 128 against 64 x 64; 1 x 8192 x 8192: 64 x 128 against 64 x 256), where the earlier rule
+// (64 x 256 where it nears a wave, else 64 x 64 for one wave, else 64 x 128) came within 8% and lost
+// up to 24% (1 x 8192 x 28672: 64 x 64 against 64 x 256).
 constexpr int choose_config(const Shape &s, int sm_count) {
     constexpr int kRows128[] = {kConfigWide, kConfigMedium, kConfigSquare, kConfigNarrow};
     constexpr int kRows64[] = {kConfigShortM, kConfigShortNarrow, kConfigSingle};

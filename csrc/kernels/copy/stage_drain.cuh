@@ -39,9 +39,10 @@ __device__ __forceinline__ void drain_transposed(const CopyParams &p, const Tile
     constexpr int kUnits = kTileRowBytes / VecBytes;
     constexpr int kBlocks = staged_lanes_down(ElemBytes, VecBytes) * kUnits;
     static_assert(kBlocks % kThreads == 0, "every thread takes the same number of blocks");
+    constexpr int kBlocksInFlight = kVecsInFlight<VecBytes> > v ? kVecsInFlight<VecBytes> / v : 1;
     const Matrix<ElemBytes, char> m = dst_matrix<ElemBytes>(p);
     char *origin = m.origin(dst);
-    for_each_vector<kBlocks / kThreads, kVecsInFlight<VecBytes> / v>(dst.ragged, [&](int n, auto edge) {
+    for_each_vector<kBlocks / kThreads, kBlocksInFlight>(dst.ragged, [&](int n, auto edge) {
         const auto [group, unit] = transpose_block(threadIdx.x + n * kThreads, kLanesDown, kUnits);
         const int count = elems_inside<v>(dst.cols, group * v);
         if (count == 0 || unit * v >= dst.rows) return;

@@ -10,20 +10,38 @@
 namespace asyncgemm::copy {
 
 // SYNC: this thread's vectors, each loaded from global memory into registers and stored to the
-// stage.  Unrolled, the loads of kVecsInFlight<VecBytes> vectors issue before the first store waits.
+// stage, kVecsInFlight<VecBytes> at a time: every load of a batch is issued before the first store.
+// Written as two loops on purpose: src and the stage are both generic pointers, so the compiler may
+// not move a load above a store before it, and load-store pairs ran one latency each (64 of them a
+// thread for 16-bit vectors: 31 us for a 997 x 1013 f16 copy on an H100).
 template <int ElemBytes, int VecBytes>
 __device__ __forceinline__ void fill_stage_sync(const CopyParams &p, const TileRect &src, char *stage,
                                                 SmemLayout layout) {
     using V = Vec<ElemBytes, VecBytes>;
     const RowSlice<VecBytes> slice(threadIdx.x);
+    constexpr int kBatch = kVecsInFlight<VecBytes>;
+    static_assert(RowSlice<VecBytes>::kCount % kBatch == 0, "whole batches");
     const Matrix<ElemBytes, const char> m = src_matrix<ElemBytes>(p);
     const char *column = m.origin(src) + slice.col_bytes;
     const int count = elems_inside<V::kElems>(src.cols, slice.col_bytes / ElemBytes);
-    for_each_vector<slice.kCount, kVecsInFlight<VecBytes>>(src.ragged, [&](int i, auto edge) {
-        const int row = slice.row(i);
-        const V v = row < src.rows ? load_vec<V>(column + row * m.ld_bytes, count, edge) : V{};
-        *reinterpret_cast<V *>(stage + layout.offset(row, slice.col_bytes)) = v;
-    });
+    const auto fill = [&](auto edge) {
+#pragma unroll 1
+        for (int first = 0; first < RowSlice<VecBytes>::kCount; first += kBatch) {
+            V v[kBatch];
+#pragma unroll
+            for (int j = 0; j < kBatch; ++j) {
+                const int row = slice.row(first + j);
+                v[j] = row < src.rows ? load_vec<V>(column + row * m.ld_bytes, count, edge) : V{};
+            }
+#pragma unroll
+            for (int j = 0; j < kBatch; ++j)
+                *reinterpret_cast<V *>(stage + layout.offset(slice.row(first + j), slice.col_bytes)) = v[j];
+        }
+    };
+    if (src.ragged)
+        fill(Ragged{});
+    else
+        fill(Whole{});
 }
 
 // ASYNC and PIPELINED: this thread's vectors of the tile as cp.async copies, not yet committed; rows

@@ -80,28 +80,27 @@ __device__ __forceinline__ int elems_inside(int cols, int col) {
     return max(0, min(Elems, cols - col));
 }
 
-// Loops over a thread's vectors of VecBytes unroll this far: 32 registers of loaded data in flight
-// whatever the width (8 vectors of 16 bytes, 32 of 4 bytes or fewer).  Narrow vectors need the
-// larger count: a tile of unaligned 16-bit rows is 64 two-byte loads a thread, which 8 at a time
-// left latency-bound (a 997 x 1013 f16 copy took 31 us, ten times its bytes' time, on an H100).
+// Loops over a thread's vectors of VecBytes unroll this far: 16 registers of data whatever the width
+// (4 vectors of 16 bytes, 16 of 4 bytes or fewer: a tile of unaligned 16-bit rows is 64 two-byte
+// loads a thread), which the single-stage kernels' register bound leaves room for.
 template <int VecBytes>
-inline constexpr int kVecsInFlight = VecBytes >= 8 ? 8 : 16;
+inline constexpr int kVecsInFlight = VecBytes >= 4 ? 64 / VecBytes : 16;
 
 // Whether a vector access may cross the matrix's right edge: Whole ones never do; a Ragged one moves
 // only its elements inside (see load_vec and store_vec).
 using Whole = cuda::std::true_type;
 using Ragged = cuda::std::false_type;
 
-// Runs body(i, Whole{}) for i in [0, N), or body(i, Ragged{}) when the tile crosses the right edge,
-// kUnroll iterations deep either way: a ragged tile's loads must be in flight together too, or the
-// edge column of tiles, one load latency per vector, takes longer than the rest of the copy.
+// Runs body(i, Whole{}) for i in [0, N), kUnroll iterations deep, or body(i, Ragged{}) one at a time
+// when the tile crosses the right edge.  Only one tile column of a matrix is ragged: the rare case
+// runs slower code rather than every tile carrying its registers.
 template <int N, int kUnroll, class Body>
 __device__ __forceinline__ void for_each_vector(bool ragged, Body &&body) {
     if (!ragged) {
 #pragma unroll kUnroll
         for (int i = 0; i < N; ++i) body(i, Whole{});
     } else {
-#pragma unroll kUnroll
+#pragma unroll 1
         for (int i = 0; i < N; ++i) body(i, Ragged{});
     }
 }
