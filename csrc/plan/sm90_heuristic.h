@@ -66,18 +66,20 @@ constexpr double estimated_time(int config, const Shape &s, int sm_count, double
 
 // The configuration of least estimated time (the first of equals): it weighs larger tiles'
 // throughput against the idle SMs of a partial last wave, and the rows and columns of a tile past
-// the matrix (n = 128 takes 128 x 128, not 128 x 256).  Rows of 64 where m <= 64 (64 x 256, 64 x 128
-// or 64 x 64), of 128 otherwise (128 x 256, 128 x 192, 128 x 128 or 128 x 64).  Against the
-// autotuner's timings of every configuration on the suites' shapes (an H100), the 128-row choice
-// comes within 1% of the fastest on average and 13% at worst (2048 x 2048 x 128 in 32 batches:
-// 128 x 256 against 64 x 256; 1000 x 1000 x 1000: 128 x 64 against 128 x 128); the earlier rule
-// (the largest tile that nears a wave) lost up to 37% (4096 x 128 x 4096 in batches, an H200).  The
-// 64-row choice comes within 2.3% on the decode shapes (an H200) and 14% at worst (64 x 6144 x 4096:
-// 64 x 128 against 64 x 64; 1 x 8192 x 8192: 64 x 128 against 64 x 256), where the earlier rule
-// (64 x 256 where it nears a wave, else 64 x 64 for one wave, else 64 x 128) came within 8% and lost
-// up to 24% (1 x 8192 x 28672: 64 x 64 against 64 x 256).
+// the matrix (n = 128 takes 128 x 128, not 128 x 256).  Where m <= 64, tiles of 64 rows (64 x 256,
+// 64 x 128 or 64 x 64); otherwise 128 x 256, 128 x 192, 128 x 128, 128 x 64, or 64 x 64 where those
+// make a wave unsplit (128 x 4096 x 4096: 128 tiles, where 128 x 64 split K in two ran 16% slower
+// with the weights cold in L2, an H100).  Against the autotuner's timings of every configuration on
+// the suites' shapes (an H100; the autotuner reruns one problem, so its operands are warm in L2), the
+// choice for m > 64 comes within 1% of the fastest on average and 13% at worst (2048 x 2048 x 128 in
+// 32 batches: 128 x 256 against 64 x 256; 1000 x 1000 x 1000: 128 x 64 against 128 x 128); the
+// earlier rule (the largest tile that nears a wave) lost up to 37% (4096 x 128 x 4096 in batches, an
+// H200).  The choice for m <= 64 comes within 2.3% on the decode shapes (an H200) and 14% at worst
+// (64 x 6144 x 4096: 64 x 128 against 64 x 64; 1 x 8192 x 8192: 64 x 128 against 64 x 256), where the
+// earlier rule (64 x 256 where it nears a wave, else 64 x 64 for one wave, else 64 x 128) came within
+// 8% and lost up to 24% (1 x 8192 x 28672: 64 x 64 against 64 x 256).
 constexpr int choose_config(const Shape &s, int sm_count) {
-    constexpr int kRows128[] = {kConfigWide, kConfigMedium, kConfigSquare, kConfigNarrow};
+    constexpr int kRows128[] = {kConfigWide, kConfigMedium, kConfigSquare, kConfigNarrow, kConfigSingle};
     constexpr int kRows64[] = {kConfigShortM, kConfigShortNarrow, kConfigSingle};
     const bool short_m = s.m <= 64;
     const double split_cost = short_m ? kShortSplitCost : kSplitCost;

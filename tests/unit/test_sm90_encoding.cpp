@@ -117,9 +117,9 @@ TEST_CASE("the heuristic: the tile of least estimated time, rows of 128 for m > 
     CHECK(choose_config({1024, 10240, 8192, 1}, 132) == kConfigSquare);   // 5 full waves, not 3 partial wide
     CHECK(choose_config({4096, 128, 4096, 32}, 132) == kConfigSquare);    // n = 128: half a wide tile idle
     CHECK(choose_config({1024, 64, 1024, 96}, 132) == kConfigNarrow);     // n = 64
-    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigNarrow);     // one wave of 128 x 64
+    CHECK(choose_config({128, 4096, 4096, 1}, 132) == kConfigSingle);     // one wave of 64 x 64, unsplit
     CHECK(choose_config({128, 10240, 8192, 1}, 132) == kConfigSquare);    // not three ranges of 128 x 256
-    CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigNarrow);
+    CHECK(choose_config({100, 4096, 512, 1}, 132) == kConfigSingle);      // one wave either way, half the tile
     CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);        // batches count as tiles
     CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortNarrow);  // 64 tiles split in two
     CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigSingle);       // 64 tiles split in two
