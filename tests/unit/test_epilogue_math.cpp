@@ -50,3 +50,90 @@ TEST_CASE("beta * c + product is rounded once, and a NaN or infinite C propagate
     CHECK(plus_scaled_c(1.0f, 1.0f, kInf) == kInf);
     CHECK(std::isnan(plus_scaled_c(kInf, 1.0f, -kInf)));
 }
+
+namespace {
+using asyncgemm::Activation;
+using asyncgemm::activate;
+
+// The activations in double precision, from their definitions.
+double reference(double x, Activation a) {
+    switch (a) {
+    case Activation::None: return x;
+    case Activation::Relu: return x < 0 ? 0 : x;
+    case Activation::GeluTanh: {
+        const double u = std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x);
+        return std::isinf(u) ? (u > 0 ? x : 0.0) : x / (1 + std::exp(-2 * u));
+    }
+    case Activation::GeluErf: return 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+    case Activation::Silu: return x / (1 + std::exp(-x));
+    }
+    return 0;
+}
+
+// How much a relative error in x (or in an intermediate as large as x's terms) grows in a(x):
+// |x a'(x) / a(x)|, by central differences in double.  The left tails of GELU are ill-conditioned
+// (at x = -10 a rounding of u is multiplied by 2|u| = 87 through exp), so no fp32 form can promise a
+// few ulps there; what is asked is the conditioning's share plus a few roundings.
+double condition(double x, Activation a) {
+    const double f = reference(x, a);
+    if (f == 0 || x == 0) return 0;
+    const double h = 1e-6;
+    return std::fabs((reference(x * (1 + h), a) - reference(x * (1 - h), a)) / (2 * h) / f);
+}
+
+// Within 8 fp32 roundings plus 4 per unit of conditioning of the double value, or both below
+// fp32's normal range.
+bool close(float got, float x, Activation a) {
+    const double want = reference(x, a);
+    const double tolerance = (8 + 4 * condition(x, a)) * std::ldexp(std::fabs(want), -24) + 1e-37;
+    return std::fabs(double(got) - want) <= tolerance;
+}
+
+constexpr Activation kActivations[] = {Activation::None, Activation::Relu, Activation::GeluTanh,
+                                       Activation::GeluErf, Activation::Silu};
+}  // namespace
+
+TEST_CASE("every activation agrees with its double-precision definition, tails included") {
+    for (Activation a : kActivations) {
+        CAPTURE(static_cast<int>(a));
+        // A sweep of both signs over 2^-30 .. 2^30 (four points an octave), and the centre densely.
+        for (int e = -30 * 4; e <= 30 * 4; ++e)
+            for (float sign : {1.0f, -1.0f}) {
+                const float x = sign * static_cast<float>(std::exp2(e / 4.0));
+                CAPTURE(x);
+                CHECK(close(activate(x, a), x, a));
+            }
+        for (int i = -4000; i <= 4000; ++i) {
+            const float x = static_cast<float>(i) / 256.0f;
+            CAPTURE(x);
+            CHECK(close(activate(x, a), x, a));
+        }
+        for (float x : {0.0f, 1e-40f, -1e-40f, 88.0f, -88.0f, 104.0f, -104.0f, 1e20f, -1e20f, 3.0e38f, -3.0e38f}) {
+            CAPTURE(x);
+            CHECK(close(activate(x, a), x, a));
+        }
+    }
+}
+
+TEST_CASE("activations propagate NaN and meet their limits at the infinities") {
+    for (Activation a : kActivations) {
+        CAPTURE(static_cast<int>(a));
+        CHECK(std::isnan(activate(kNaN, a)));
+        CHECK(activate(kInf, a) == kInf);
+    }
+    CHECK(activate(-kInf, Activation::None) == -kInf);
+    for (Activation a : {Activation::Relu, Activation::GeluTanh, Activation::GeluErf, Activation::Silu}) {
+        CAPTURE(static_cast<int>(a));
+        CHECK(activate(-kInf, a) == 0.0f);
+        CHECK(activate(-1e30f, a) == 0.0f);  // an fp32 zero, not a NaN from -inf * 0
+    }
+    CHECK(!std::signbit(activate(-2.0f, Activation::Relu)));
+    CHECK(std::signbit(activate(-0.0f, Activation::Relu)));  // -0 stays -0
+}
+
+TEST_CASE("the epilogue value is act(product + C term + bias)") {
+    CHECK(asyncgemm::epilogue_value(1.5f, -2.0f, Activation::Relu) == 0.0f);
+    CHECK(asyncgemm::epilogue_value(1.5f, 2.0f, Activation::Relu) == 3.5f);
+    CHECK(asyncgemm::epilogue_value(1.5f, 0.25f, Activation::None) == 1.75f);
+    CHECK(std::isnan(asyncgemm::epilogue_value(kInf, -kInf, Activation::Silu)));
+}

@@ -1,5 +1,5 @@
-// The arithmetic of every family's epilogue: D = alpha * acc + beta * C in fp32, rounded once to D's
-// type by the caller, under the BLAS rules.
+// The arithmetic of every family's epilogue: D = act(alpha * acc + beta * C + bias) in fp32, rounded
+// once to D's type by the caller, under the BLAS rules.
 //  - alpha == 0 means there is no product: the accumulators are not read.  They may hold a NaN from
 //    A or B, or never have been written, and 0 * NaN would carry it into D.
 //  - beta == 0 means there is no C: a family reads C only where beta != 0 and only then calls
@@ -8,6 +8,7 @@
 #pragma once
 
 #include <math.h>
+#include <stdint.h>
 
 #include "kernels/common/host_device.h"
 
@@ -19,5 +20,35 @@ ASYNCGEMM_HOST_DEVICE inline float scaled_product(float alpha, float acc) { retu
 
 // beta * c + product as one fused multiply-add (one rounding), for beta != 0.
 ASYNCGEMM_HOST_DEVICE inline float plus_scaled_c(float product, float beta, float c) { return fmaf(beta, c, product); }
+
+// The activations of a fused epilogue, numbered as asyncgemm_activation_t (version 0.2 of the C API).
+enum class Activation : int32_t { None = 0, Relu = 1, GeluTanh = 2, GeluErf = 3, Silu = 4 };
+
+// Each written so that it stays accurate in fp32 where the textbook form cancels, and so that NaN
+// propagates and the infinities meet their limits (-inf goes to -0 for GELU and SiLU, where
+// x * (a factor that tends to 0) would make it NaN).
+//  - ReLU: x < 0 ? 0 : x keeps NaN (fmaxf would drop it) and -0.
+//  - GELU (tanh): 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = sqrt(2/pi) (x + 0.044715 x^3); the
+//    first form loses every digit to 1 + tanh(u) for x below about -5.
+//  - GELU (erf): 0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2), exact in the left tail.
+//  - SiLU: x / (1 + exp(-x)).
+ASYNCGEMM_HOST_DEVICE inline float activate(float x, Activation activation) {
+    if (activation == Activation::None) return x;
+    if (activation == Activation::Relu) return x < 0.f ? 0.f : x;
+    if (isinf(x)) return x > 0.f ? x : -0.f;
+    switch (activation) {
+    case Activation::GeluTanh: {
+        const float u = 0.7978845608f * fmaf(0.044715f * x, x * x, x);
+        return x / (1.f + expf(-2.f * u));
+    }
+    case Activation::GeluErf: return 0.5f * x * erfcf(-0.7071067812f * x);
+    default: return x / (1.f + expf(-x));
+    }
+}
+
+// D's fp32 value from the product, C's term and the bias (0 where there is none), before rounding.
+ASYNCGEMM_HOST_DEVICE inline float epilogue_value(float product_plus_c, float bias, Activation activation) {
+    return activate(product_plus_c + bias, activation);
+}
 
 }  // namespace asyncgemm
