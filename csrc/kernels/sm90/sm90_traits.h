@@ -55,7 +55,8 @@ static_assert(kProducerRegisters * kWarpgroupThreads + kConsumers * kConsumerReg
 //     tiles (1024 x 1024) fill the SMs without splitting K
 //  4: 64 x 128, two warpgroups of 64 x 64 side by side, 8 stages: short m with few tiles
 //  5: 64 x 64, one warpgroup, 13 stages: short m with the fewest columns per tile (64 x 4096 x 4096,
-//     1 x 4096 x 4096), where the estimate (plan/sm90_heuristic.h) finds the most SMs streaming B.
+//     1 x 4096 x 4096), where the estimate (plan/sm90_heuristic.h) finds the most SMs streaming B,
+//     and m of about 128 where its tiles make one unsplit wave (128 x 4096 x 4096).
 //     One warpgroup is enough: these shapes are bound by reading memory, 4 x m64n64k16 (128 tensor
 //     cycles) per 16 KB stage.
 //  6: 128 x 192, two warpgroups of 64 x 192, 4 stages: where n is a multiple of 192 (6144, 4608) and
