@@ -105,12 +105,36 @@ __device__ __forceinline__ void stage_warp_tile(int warp_m0, int warp_n0, const 
     }
 }
 
+// Stages the rows of the block's tile that reach into D (tile_rows, whole mma rows) in passes of as
+// many rows as the stages hold (several for the one-stage configuration), each staged by every warp
+// from its values and then handed to store(stage, first_row, rows) by the whole block.
+template <typename S, int Config, typename TileValues, typename Store>
+__device__ __forceinline__ void stage_in_passes(int warp_m0, int warp_n0, const TileValues &tile_values, int tile_rows,
+                                                S *stage, float alpha, int thread, const Store &store) {
+    constexpr int kRows = kStageRows<S, Config>;
+#pragma unroll 1
+    for (int first_row = 0; first_row < tile_rows; first_row += kRows) {
+        if (first_row > 0) __syncthreads();  // the last pass's rows are read
+        const int rows = min(kRows, tile_rows - first_row);
+        stage_warp_tile<S, Config>(warp_m0, warp_n0, tile_values, stage, first_row, rows, alpha, thread % kWarpSize);
+        __syncthreads();
+        store(stage, first_row, rows);
+    }
+}
+
+// Whole mma rows of the block's tile at row m0 that reach into D.
+template <int Config>
+__device__ __forceinline__ int rows_to_store(const GemmParams &p, int64_t m0) {
+    constexpr int kTileM = kTileConfigs[Config].tile_m;
+    const int rows_left = static_cast<int>(min(p.m - m0, int64_t{kTileM}));
+    return (rows_left + kMmaM - 1) / kMmaM * kMmaM;
+}
+
 // The block's tile of D at (m0, n0) of batch `batch` from each warp's values (tile_values, of the
 // warp tile at warp_m0, warp_n0), through `smem` (the stages, which no warp reads and no copy fills
 // any more): 16-bit D without C staged rounded and copied out, anything else staged as fp32
-// (kernels/common/staged_store.cuh).  Every thread of the block calls it; where the staging tile is
-// larger than the stages (the one-stage configuration), the rows go in passes.  Only the mma rows
-// that reach into D are staged: a tile of a short m (a few tokens, a bottom edge) takes one pass of a
+// (kernels/common/staged_store.cuh).  Every thread of the block calls it.  Only the mma rows that
+// reach into D are staged: a tile of a short m (a few tokens, a bottom edge) takes one pass of a
 // few rows.
 template <typename TOut, int Config, typename TileValues>
 __device__ __forceinline__ void store_tile(int warp_m0, int warp_n0, const TileValues &tile_values, const GemmParams &p,
@@ -118,31 +142,45 @@ __device__ __forceinline__ void store_tile(int warp_m0, int warp_n0, const TileV
                                            int thread) {
     constexpr TileConfig kC = kTileConfigs[Config];
     const TileOutput<TOut> out(p, batch, m0, n0);
-    const int tile_rows = (min(kC.tile_m, out.rows_left) + kMmaM - 1) / kMmaM * kMmaM;
-    const auto passes = [&](auto *stage, auto store) {
-        using S = std::remove_pointer_t<decltype(stage)>;
-        constexpr int kRows = kStageRows<S, Config>;
-#pragma unroll 1
-        for (int first_row = 0; first_row < tile_rows; first_row += kRows) {
-            if (first_row > 0) __syncthreads();  // the last pass's rows are read
-            const int rows = min(kRows, tile_rows - first_row);
-            stage_warp_tile<S, Config>(warp_m0, warp_n0, tile_values, stage, first_row, rows, alpha,
-                                       thread % kWarpSize);
-            __syncthreads();
-            store(stage, first_row, rows);
-        }
-    };
+    const int tile_rows = rows_to_store<Config>(p, m0);
     if constexpr (kStagesRounded<TOut>) {
         if (p.beta == 0.f) {
-            passes(reinterpret_cast<TOut *>(smem), [&](const TOut *stage, int first_row, int rows) {
+            stage_in_passes<TOut, Config>(warp_m0, warp_n0, tile_values, tile_rows, reinterpret_cast<TOut *>(smem),
+                                          alpha, thread, [&](const TOut *stage, int first_row, int rows) {
                 copy_staged<TOut, threads(kC), kC.tile_n, stage_stride<TOut>(kC)>(out, stage, first_row, rows, thread);
             });
             return;
         }
     }
-    passes(reinterpret_cast<float *>(smem), [&](const float *stage, int first_row, int rows) {
-        store_staged<TOut, threads(kC), kC.tile_n, stage_stride<float>(kC)>(out, stage, first_row, rows, alpha,
-                                                                                p.beta, thread);
+    stage_in_passes<float, Config>(warp_m0, warp_n0, tile_values, tile_rows, reinterpret_cast<float *>(smem), alpha,
+                                   thread, [&](const float *stage, int first_row, int rows) {
+        store_staged<TOut, threads(kC), kC.tile_n, stage_stride<float>(kC)>(out, stage, first_row, rows, alpha, p.beta,
+                                                                            thread);
+    });
+}
+
+// store_tile for values staged as fp32 whatever D's type: one unrolled staging of them, and a rolled
+// store per output type.  For the sum of a split tile's partials, whose unrolled loads, staged once
+// per output type and staging type as store_tile would, took half of the family's compile time.
+template <int Config, typename TileValues>
+__device__ __forceinline__ void store_tile_from_fp32(int warp_m0, int warp_n0, const TileValues &tile_values,
+                                                     const GemmParams &p, int64_t batch, int64_t m0, int64_t n0,
+                                                     float alpha, char *smem, int thread) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kStride = stage_stride<float>(kC);
+    stage_in_passes<float, Config>(warp_m0, warp_n0, tile_values, rows_to_store<Config>(p, m0),
+                                   reinterpret_cast<float *>(smem), alpha, thread,
+                                   [&](const float *stage, int first_row, int rows) {
+        const auto as = [&](auto out) {
+            using TOut = decltype(out);
+            store_staged<TOut, threads(kC), kC.tile_n, kStride>(TileOutput<TOut>(p, batch, m0, n0), stage, first_row,
+                                                                rows, alpha, p.beta, thread);
+        };
+        switch (p.type_cd) {
+        case kF32: as(float{}); break;
+        case kF16: as(__half{}); break;
+        default: as(__nv_bfloat16{}); break;
+        }
     });
 }
 

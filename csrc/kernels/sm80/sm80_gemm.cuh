@@ -97,20 +97,8 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
 
         // The epilogue stages the tile in the stages (epilogue.cuh): every warp must be done reading
         // them, and no copy may still land there.
-        const auto store = [&](const auto &tile_values) {
-            cp_async_wait<0>();
-            __syncthreads();
-            const auto as = [&](auto out) {
-                using TOut = decltype(out);
-                store_tile<TOut, Config>(tile.warp_m0, tile.warp_n0, tile_values, p, batch, m0, n0, alpha, smem,
-                                         thread);
-            };
-            switch (p.type_cd) {
-            case kF32: as(float{}); break;
-            case kF16: as(__half{}); break;
-            default: as(__nv_bfloat16{}); break;
-            }
-        };
+        cp_async_wait<0>();
+        __syncthreads();
         if (p.splits > 1) {
             // Split-K, never with batches: every block publishes its partial, and the last of the
             // tile to finish stores the sum of all of them, read back as its rows are staged (the
@@ -124,10 +112,19 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
                                                              static_cast<int32_t *>(p.tile_counters) + tile_index,
                                                              split, p.splits, thread, BlockGroup{}))
                 return;
-            store(SplitSumValues<Config>{area + thread, p.splits});
+            store_tile_from_fp32<Config>(tile.warp_m0, tile.warp_n0, SplitSumValues<Config>{area + thread, p.splits}, p,
+                                         batch, m0, n0, alpha, smem, thread);
             return;
         }
-        store(AccumulatorValues<T, Config>{tile});
+        const AccumulatorValues<T, Config> values{tile};
+        const auto store = [&](auto out) {
+            store_tile<decltype(out), Config>(tile.warp_m0, tile.warp_n0, values, p, batch, m0, n0, alpha, smem, thread);
+        };
+        switch (p.type_cd) {
+        case kF32: store(float{}); break;
+        case kF16: store(__half{}); break;
+        default: store(__nv_bfloat16{}); break;
+        }
 
         // The next batch's prologue refills the stages: every thread must be done with them (no copy
         // is in flight: the wait above was the last).
