@@ -7,6 +7,7 @@
 #include "kernels/simt/simt_traits.h"
 #include "plan/self_check.h"
 #include "plan/simt_plan.h"
+#include "plan/skinny_plan.h"
 #include "plan/sm100_plan.h"
 #include "plan/sm90_copies.h"
 #include "plan/sm80_plan.h"
@@ -34,7 +35,8 @@ bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
     return family != Family::Count && handle.family_available(family);
 }
 
-// The fastest available algorithm for the problem: tcgen05 on Blackwell (once its self-check passed)
+// The fastest available algorithm for the problem (the skinny family aside, which gemm() tries
+// first): tcgen05 on Blackwell (once its self-check passed)
 // and TMA + wgmma on Hopper, for 16-bit inputs (and f32 ones in TF32 mode) that TMA can describe;
 // else mma.sync for 16-bit inputs (and K-major f32 ones in TF32 mode); fp32 FMA otherwise (and
 // wherever no tensor-core family loaded).
@@ -98,6 +100,12 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     const GemmParams params = canonicalize(args);
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
+    // A side of at most 32 columns: reading the other operand once bounds the product, and the skinny
+    // family streams it at the memory's rate on any GPU.
+    if (args.algo == ASYNCGEMM_ALGO_AUTO && skinny_serves(handle, params)) {
+        launch_skinny(handle, params, 0, stream);
+        return;
+    }
     const asyncgemm_algo_t algo = args.algo == ASYNCGEMM_ALGO_AUTO ? choose_auto(handle, params) : args.algo;
     // Where AUTO falls to PIPELINED or SIMT on Hopper because TMA cannot describe a matrix or wgmma
     // cannot read a tf32 operand as it lies: the Hopper family on copies, where they pay and the

@@ -5,6 +5,7 @@
 
 #include "plan/copy_kernels.h"
 #include "plan/simt_kernels.h"
+#include "plan/skinny_kernels.h"
 #include "plan/sm100_kernels.h"
 #include "plan/sm80_kernels.h"
 #include "plan/sm90_kernels.h"
@@ -32,6 +33,7 @@ struct Table {
         add(Family::Sm80, sm80::kKernels);
         add(Family::Sm90, sm90::kKernels);
         add(Family::Sm100, sm100::kKernels);
+        add(Family::Skinny, skinny::kKernels);
         view = {kernels.data(), kernels.size()};
     }
 };

@@ -10,6 +10,7 @@ enum class Family : int {
     Sm80 = 2,  // csrc/kernels/sm80: mma.sync tensor-core GEMM (ALGO_ASYNC_COPY, ALGO_PIPELINED)
     Sm90 = 3,  // csrc/kernels/sm90: TMA + wgmma GEMM, sm_90a only (ALGO_SM90_TMA_WGMMA)
     Sm100 = 4, // csrc/kernels/sm100: TMA + tcgen05 GEMM, sm_100a only (ALGO_SM100_TCGEN05)
+    Skinny = 5, // csrc/kernels/skinny: GEMMs with a side of at most 32 (ALGO_AUTO)
     Count
 };
 

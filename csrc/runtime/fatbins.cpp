@@ -27,6 +27,7 @@ const char *family_name(Family family) {
     case Family::Sm80: return "sm80";
     case Family::Sm90: return "sm90";
     case Family::Sm100: return "sm100";
+    case Family::Skinny: return "skinny";
     case Family::Count: break;
     }
     return "unknown";

@@ -15,10 +15,13 @@
 #include "common/error.h"
 #include "copy_problem.h"
 #include "gemm_problem.h"
+#include "kernels/skinny/skinny_traits.h"
 #include "plan/copy_kernels.h"
 #include "plan/gemm_plan.h"
 #include "plan/kernel_table.h"
 #include "plan/simt_kernels.h"
+#include "plan/skinny_kernels.h"
+#include "plan/skinny_plan.h"
 #include "plan/sm100_kernels.h"
 #include "plan/sm80_kernels.h"
 #include "plan/sm90_kernels.h"
@@ -162,6 +165,73 @@ void check_forced(const Forced &k, const GemmCase &c, int splits, Rng &rng, cuda
     for (const std::string &name : launched) CHECK(name == k.name);
 }
 
+// The skinny family's problems for a kernel of `smalls` small rows: a side of (smalls / 2, smalls]
+// columns, as m (D's rows; the large operand B, K-major) and as n (the large operand A), X read as
+// vectors and, where the kernel reads them so, element by element; tails of every dimension, K not a
+// multiple of 8, in-place C, each output type, a batch with the large operand broadcast.
+std::vector<GemmCase> skinny_cases(const ag::skinny::KernelInfo &k, Rng &rng) {
+    const bool strided = ag::skinny::shape_for(k.smalls).strided;
+    const asyncgemm_dtype_t outputs[] = {ASYNCGEMM_R_32F, ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF};
+    std::vector<GemmCase> cases;
+    for (int i = 0; i < 6; ++i) {
+        const bool small_m = i % 2 == 0;
+        const bool x_vectors = i < 4 || !strided;
+        GemmCase c;
+        c.type_ab = public_dtype(k.type_ab);
+        c.type_cd = outputs[i % 3];
+        c.order = ASYNCGEMM_ORDER_ROW;
+        c.aligned16 = true;  // the large operand's rows 16-byte aligned, as the family needs
+        const int64_t small = uniform(rng, k.smalls / 2 + 1, k.smalls), large = uniform(rng, 40, 700);
+        c.m = small_m ? small : large;
+        c.n = small_m ? large : small;
+        c.k = uniform(rng, 1, 1100);
+        // The large operand K-major; X (A for small m, B for small n) K-major where it is read as
+        // vectors, else MN-major (read an element at a time, K strided).
+        c.op_a = small_m && !x_vectors ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+        c.op_b = !small_m && !x_vectors ? ASYNCGEMM_OP_N : ASYNCGEMM_OP_T;
+        c.c_source = i == 1 ? CSource::SameAsD : CSource::Buffer;
+        c.alpha = 0.75f;
+        c.beta = i == 2 ? 0.0f : -1.5f;
+        if (i == 2) c.c_source = CSource::NanBuffer;
+        cases.push_back(c);
+    }
+    GemmCase batch = cases.front();
+    batch.m = k.smalls, batch.n = 333, batch.k = 520, batch.batch_count = 3;
+    batch.batched_api = true;
+    batch.broadcast_b = true;
+    batch.c_source = CSource::Buffer;
+    cases.push_back(batch);
+    return cases;
+}
+
+// Runs `c` through the skinny family with at most `splits` K ranges and checks D and that kernel k
+// alone ran.
+void check_skinny(const ag::skinny::KernelInfo &k, const GemmCase &c, int splits, Rng &rng, cudaStream_t stream) {
+    std::vector<std::string> launched;
+    const auto launch = [&](const GemmCall &call) {
+        ag::LaunchTrace trace;
+        try {
+            const ag::plan::GemmArgs args = args_of(call);
+            ag::plan::validate(args);
+            const ag::GemmParams params = ag::plan::canonicalize(args);
+            if (!ag::plan::skinny_serves(handle(), params)) return ASYNCGEMM_STATUS_NOT_SUPPORTED;
+            ag::plan::launch_skinny(handle(), params, splits, stream);
+        } catch (const ag::Error &e) {
+            return e.status();
+        }
+        launched = trace.kernels();
+        return ASYNCGEMM_STATUS_SUCCESS;
+    };
+    bool refused = false;
+    const std::string failure = run_gemm_with(launch, c, rng, stream, ASYNCGEMM_MATH_DEFAULT, &refused);
+    CAPTURE(c.describe());
+    CAPTURE(splits);
+    CHECK_MESSAGE(failure == "", failure);
+    CHECK_FALSE(refused);
+    REQUIRE(!launched.empty());
+    for (const std::string &name : launched) CHECK(name == k.name);
+}
+
 }  // namespace
 
 TEST_SUITE("kernels") {
@@ -187,6 +257,59 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
     }
     MESSAGE(ran << " GEMM kernels forced and checked; " << not_here << " cannot run on this device");
     CHECK(ran > 0);
+}
+
+TEST_CASE("every skinny kernel computes its problems, split or not, and is the one that ran") {
+    Rng rng = rng_for("skinny kernels");
+    Stream stream;
+    const size_t base = ag::plan::family_base(ag::Family::Skinny);
+    for (int i = 0; i < ag::skinny::kKernelCount; ++i) {
+        const ag::skinny::KernelInfo &k = ag::skinny::kKernels[i];
+        CAPTURE(k.name);
+        REQUIRE(handle().kernel_available(base + static_cast<size_t>(i)));
+        for (const GemmCase &c : skinny_cases(k, rng)) {
+            check_skinny(k, c, 1, rng, stream.get());
+            if (c.batch_count == 1) check_skinny(k, c, 3, rng, stream.get());
+        }
+        // K of thousands in many ranges, tails in every dimension.
+        GemmCase split = skinny_cases(k, rng).front();
+        split.n = 1000, split.k = 5000 + 8 * i + 3;
+        check_skinny(k, split, 7, rng, stream.get());
+    }
+}
+
+TEST_CASE("AUTO gives a GEMM with a side of at most 32 to the skinny family") {
+    Rng rng = rng_for("auto skinny");
+    Stream stream;
+    GemmCase decode;  // y = x W^T, bf16, one token
+    decode.type_ab = decode.type_cd = ASYNCGEMM_R_16BF;
+    decode.op_b = ASYNCGEMM_OP_T;
+    decode.m = 1, decode.n = 4096, decode.k = 4096;
+    decode.aligned16 = true;
+    GemmCase solve = decode;  // column-major D = W^T X, 20 right-hand sides
+    solve.order = ASYNCGEMM_ORDER_COL;
+    solve.op_a = ASYNCGEMM_OP_T, solve.op_b = ASYNCGEMM_OP_N;
+    solve.type_cd = ASYNCGEMM_R_32F;
+    solve.m = 3000, solve.n = 20, solve.k = 1500;
+    for (const GemmCase &c : {decode, solve}) {
+        CAPTURE(c.describe());
+        std::vector<std::string> launched;
+        const auto launch = [&](const GemmCall &call) {
+            ag::LaunchTrace trace;
+            try {
+                ag::plan::gemm(handle(), args_of(call), stream.get());
+            } catch (const ag::Error &e) {
+                return e.status();
+            }
+            launched = trace.kernels();
+            return ASYNCGEMM_STATUS_SUCCESS;
+        };
+        bool refused = false;
+        const std::string failure = run_gemm_with(launch, c, rng, stream.get(), ASYNCGEMM_MATH_DEFAULT, &refused);
+        CHECK_MESSAGE(failure == "", failure);
+        REQUIRE(launched.size() == 1);
+        CHECK(launched.front().rfind("asyncgemm_skinny_gemm", 0) == 0);
+    }
 }
 
 TEST_CASE("a forced configuration that has no kernel for the problem is refused, never replaced") {

@@ -1,0 +1,236 @@
+// Skinny GEMM: D = alpha * A·B + beta * C where one side of D is a few columns (up to 32: the tokens
+// of a language model's decode step, a solver's right-hand sides), so that the product is bound by
+// reading the large operand once from DRAM.  The planner hands it the view of skinny_params.h:
+// out[s][r] = sum_k X[s][k] * L[r][k] over the rows r of the large operand L and the few rows s of X.
+//
+// Each warp streams 16 rows of L with 16-byte loads straight into registers, the steps of a chunk
+// (32 elements of K each, skinny_traits.h) in flight at once, and multiplies them with mma.sync m16n8k16: L as the A
+// operand, X as B in tiles of 8 of its rows.  No shared-memory staging and no shuffles, because K
+// inside a step is permuted: lane (g, t) (lane = 4g + t) loads elements k + 8t .. k + 8t + 7 of rows g
+// and g + 8, and elements 8t + {0,1,2,3} stand for the first MMA's columns {2t, 2t+1, 2t+8, 2t+9},
+// 8t + {4..7} for the second's, which is exactly where the A fragment wants them.  The lane's 16-byte
+// load of X's row g at the same k is then B's fragment under the same permutation, and a dot product
+// does not depend on the order of its terms.
+//
+// The warps of a block split its range of K (k_warps per 16 rows, a chunk each in turn) and add their
+// sums in shared memory in warp order; where the planner splits K across blocks too, each publishes
+// its fp32 partial and the last of a row block to finish adds them in range order (split_k.cuh): the
+// same bits on every run.  The epilogue applies alpha and beta once, from fp32.
+//
+// This header is a translation unit's whole content but for its kernel lines (skinny_kernels.def).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "kernels/common/convert.cuh"
+#include "kernels/common/element_type.cuh"
+#include "kernels/common/epilogue_math.h"
+#include "kernels/common/global_load.cuh"
+#include "kernels/common/kernel_list.h"
+#include "kernels/common/mma_sm80.cuh"
+#include "kernels/common/split_k.cuh"
+#include "kernels/skinny/skinny_params.h"
+#include "kernels/skinny/skinny_traits.h"
+
+namespace asyncgemm::skinny {
+namespace {
+
+// Elements row[k * stride], row[(k + 1) * stride], ... of the 8 from k, as the 16-byte vector a step
+// multiplies: zero from k_end on, where nothing is read.
+template <typename T>
+__device__ __forceinline__ uint4 load_eight(const T *row, int64_t stride, int64_t k, int64_t k_end) {
+    Vector<T, 8> v;
+#pragma unroll
+    for (int e = 0; e < 8; ++e) v.v[e] = k + e < k_end ? row[(k + e) * stride] : T(0.f);
+    return *reinterpret_cast<const uint4 *>(&v);
+}
+
+// Elements k .. k + 7 of a row of L: one streamed load, unless the chunk is the last one of K
+// (Whole false) and they reach past its end.
+template <typename T, bool Whole>
+__device__ __forceinline__ uint4 load_large(const T *row, int64_t k, int64_t k_end) {
+    if (Whole || k + 8 <= k_end) return load_streamed_16b(row + k);
+    return load_eight(row, 1, k, k_end);
+}
+
+// Elements k .. k + 7 of a row of X: one load through L1 (every warp of the block reads the same
+// ones) where its rows are vectors (Vec), else one at a time along small_k.
+template <typename T, bool Vec, bool Whole>
+__device__ __forceinline__ uint4 load_small(const T *row, int64_t small_k, int64_t k, int64_t k_end) {
+    if (Vec && (Whole || k + 8 <= k_end)) return __ldg(reinterpret_cast<const uint4 *>(row + k));
+    return load_eight(row, Vec ? 1 : small_k, k, k_end);
+}
+
+// One step of K for the warp's 16 rows (l0: the lane's row g, l1: row g + 8) and every tile of 8
+// rows of X (x[j]: the lane's row 8j + g), from element k (the step's first plus 8t).
+template <typename T, int Tiles, bool Vec, bool Whole>
+__device__ __forceinline__ void multiply_step(float (&acc)[Tiles][4], const uint4 &w0, const uint4 &w1,
+                                              const T *const (&x)[Tiles], int64_t small_k, int64_t k, int64_t k_end) {
+    const uint32_t first[4] = {w0.x, w1.x, w0.y, w1.y};
+    const uint32_t second[4] = {w0.z, w1.z, w0.w, w1.w};
+#pragma unroll
+    for (int j = 0; j < Tiles; ++j) {
+        const uint4 b = load_small<T, Vec, Whole>(x[j], small_k, k, k_end);
+        mma_k32_bytes<T>(acc[j], first, b.x, b.y);
+        mma_k32_bytes<T>(acc[j], second, b.z, b.w);
+    }
+}
+
+// A chunk of K wholly inside it, X's rows vectors: every step's loads of L issued before the first
+// MMA, so that a warp has its 16 rows' whole chunk in flight.
+template <typename T, int Tiles, int Steps>
+__device__ __forceinline__ void multiply_chunk(float (&acc)[Tiles][4], const T *l0, const T *l1,
+                                               const T *const (&x)[Tiles], int64_t k) {
+    uint4 w0[Steps], w1[Steps];
+#pragma unroll
+    for (int s = 0; s < Steps; ++s) {
+        w0[s] = load_streamed_16b(l0 + k + kStepK * s);
+        w1[s] = load_streamed_16b(l1 + k + kStepK * s);
+    }
+#pragma unroll
+    for (int s = 0; s < Steps; ++s) multiply_step<T, Tiles, true, true>(acc, w0[s], w1[s], x, 1, k + kStepK * s, 0);
+}
+
+// Any other chunk (the last of K, or X's rows not vectors): a step at a time, each load checked.
+template <typename T, int Tiles, int Steps, bool Vec>
+__device__ __forceinline__ void multiply_chunk_checked(float (&acc)[Tiles][4], const T *l0, const T *l1,
+                                                       const T *const (&x)[Tiles], int64_t small_k, int64_t k,
+                                                       int64_t k_end) {
+#pragma unroll 1
+    for (int s = 0; s < Steps; ++s) {
+        const int64_t ks = k + kStepK * s;
+        multiply_step<T, Tiles, Vec, false>(acc, load_large<T, false>(l0, ks, k_end), load_large<T, false>(l1, ks, k_end),
+                                            x, small_k, ks, k_end);
+    }
+}
+
+template <typename T, int Smalls>
+__device__ __forceinline__ void skinny_gemm(const SkinnyParams &p) {
+    constexpr Shape kShape = shape_for(Smalls);
+    constexpr int kTiles = Smalls / 8;
+    constexpr int kRows = block_rows(kShape);
+    constexpr int kTile = Smalls * kRows;  // elements of the block's output
+    static_assert(kRows % 32 == 0, "rows of whole banks");
+    // Rows of the sums 4 floats past whole banks: lane (g, t) stores rows g, g + 8 of small rows 2t,
+    // 2t + 1, banks g + 8t: one wavefront per store.
+    constexpr int kStride = kRows + 4;
+    __shared__ __align__(16) float sums[kShape.k_warps][Smalls * kStride];
+
+    const int thread = static_cast<int>(threadIdx.x);
+    const int warp = thread / 32, lane = thread % 32, g = lane / 4, t = lane % 4;
+    const int row_warp = warp % kShape.row_warps, k_warp = warp / kShape.row_warps;
+    const int64_t row0 = static_cast<int64_t>(blockIdx.x) * kRows;
+    // Rows past the end (of a last row block) and small rows past the end (of a tile) read the last
+    // one instead: finite values, computed and never stored.
+    const int64_t lane_row = row0 + kRowsPerWarp * row_warp + g;
+    const int64_t r0 = min(lane_row, p.rows - 1), r1 = min(lane_row + 8, p.rows - 1);
+
+    constexpr int kChunk = chunk_k(kShape);
+    const int64_t chunks = (p.k + kChunk - 1) / kChunk;
+    const int64_t whole_chunks = p.k / kChunk;
+    const int split = static_cast<int>(blockIdx.y);
+    const int64_t first_chunk = static_cast<int64_t>(split) * p.chunks_per_split;
+    const int64_t end_chunk = min(chunks, first_chunk + p.chunks_per_split);
+
+    for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
+        const T *large = static_cast<const T *>(p.large) + batch * p.stride_large;
+        const T *const l0 = large + r0 * p.ld_large;
+        const T *const l1 = large + r1 * p.ld_large;
+        const T *small = static_cast<const T *>(p.small) + batch * p.stride_small;
+        const T *x[kTiles];
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j) x[j] = small + min(static_cast<int64_t>(8 * j + g), p.smalls - 1) * p.small_s;
+
+        float acc[kTiles][4] = {};
+        const auto walk = [&](auto vec) {
+            constexpr bool kVec = decltype(vec)::value;
+            for (int64_t c = first_chunk + k_warp; c < end_chunk; c += kShape.k_warps) {
+                const int64_t k = c * kChunk + 8 * t;
+                if (kVec && c < whole_chunks) {
+                    multiply_chunk<T, kTiles, kShape.steps>(acc, l0, l1, x, k);
+                } else {
+                    multiply_chunk_checked<T, kTiles, kShape.steps, kVec>(acc, l0, l1, x, p.small_k, k, p.k);
+                }
+            }
+        };
+        if constexpr (kShape.strided) {
+            if (p.small_vector) {
+                walk(std::true_type{});
+            } else {
+                walk(std::false_type{});
+            }
+        } else {
+            walk(std::true_type{});  // the planner gives this kernel vectors alone
+        }
+
+        // acc[j][e] is row g + 8 (e / 2) of the warp's 16, small row 8j + 2t + e % 2.
+        float *const mine = sums[k_warp];
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                mine[(8 * j + 2 * t + e % 2) * kStride + kRowsPerWarp * row_warp + g + 8 * (e / 2)] = acc[j][e];
+        __syncthreads();
+        // The block's tile, element i (small row i / kRows, row i % kRows of the block) at sums[0][at(i)],
+        // each the sum of the k warps' in warp order.  Rolled loops from here on: the accumulators are
+        // dead, and nothing after the K loop is worth registers.
+        const auto at = [](int i) { return i / kRows * kStride + i % kRows; };
+        if constexpr (kShape.k_warps > 1) {
+            for (int i = thread; i < kTile; i += kThreads) {
+                float v = sums[0][at(i)];
+#pragma unroll
+                for (int w = 1; w < kShape.k_warps; ++w) v += sums[w][at(i)];
+                sums[0][at(i)] = v;
+            }
+        }
+        if (p.splits > 1) {
+            // Split K (never with batches): publish, and the last block of the row block to finish
+            // adds every range's partial in range order.
+            float *const area = static_cast<float *>(p.partials) + static_cast<int64_t>(blockIdx.x) * p.splits * kTile;
+            for (int i = thread; i < kTile; i += kThreads) __stcg(area + split * kTile + i, sums[0][at(i)]);
+            const BlockGroup block;
+            block.sync();
+            if (!block.agree(thread == 0 && arrive_last_split(p.counters + blockIdx.x, p.splits))) return;
+            if (thread == 0) p.counters[blockIdx.x] = 0;
+            for (int i = thread; i < kTile; i += kThreads) {
+                float v = __ldcg(area + i);
+                for (int r = 1; r < p.splits; ++r) v += __ldcg(area + r * kTile + i);
+                sums[0][at(i)] = v;
+            }
+        }
+        __syncthreads();
+
+        const auto store = [&](auto out) {
+            using TOut = decltype(out);
+            TOut *const d = static_cast<TOut *>(p.d) + batch * p.stride_d;
+            const TOut *const c = p.beta != 0.f ? static_cast<const TOut *>(p.c) + batch * p.stride_c : nullptr;
+            for (int i = thread; i < kTile; i += kThreads) {
+                const int64_t s = i / kRows, r = row0 + i % kRows;
+                if (s >= p.smalls || r >= p.rows) continue;
+                const float product = scaled_product(p.alpha, sums[0][at(i)]);
+                d[s * p.d_s + r * p.d_r] =
+                    from_float<TOut>(c != nullptr ? plus_scaled_c(product, p.beta, to_float(c[s * p.c_s + r * p.c_r]))
+                                                  : product);
+            }
+        };
+        switch (p.type_cd) {
+        case kF32: store(float{}); break;
+        case kF16: store(__half{}); break;
+        default: store(__nv_bfloat16{}); break;
+        }
+        // The next batch's warps write the sums again.
+        __syncthreads();
+    }
+}
+
+}  // namespace
+}  // namespace asyncgemm::skinny
+
+// The entry point of one line of skinny_kernels.def.
+#define ASYNCGEMM_SKINNY_KERNEL(TYPE, SMALLS)                                                                 \
+    extern "C" __global__ void __launch_bounds__(asyncgemm::skinny::kThreads, asyncgemm::skinny::kBlocksPerSm) \
+        asyncgemm_skinny_gemm_##TYPE##_##SMALLS(const asyncgemm::SkinnyParams params) {                       \
+        asyncgemm::skinny::skinny_gemm<ASYNCGEMM_ELEMENT_##TYPE, SMALLS>(params);                             \
+    }

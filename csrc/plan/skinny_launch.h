@@ -1,0 +1,112 @@
+// The skinny family's view of a canonical problem, and its launch: plain C++17, pinned by
+// tests/unit/test_skinny_launch.cpp.
+#pragma once
+
+#include <stdint.h>
+
+#include <optional>
+
+#include "kernels/common/gemm_launch.h"
+#include "kernels/common/params.h"
+#include "kernels/skinny/skinny_params.h"
+#include "kernels/skinny/skinny_traits.h"
+#include "plan/skinny_kernels.h"
+#include "plan/split_k.h"
+
+namespace asyncgemm::skinny {
+
+// A block's K range is at least two turns of its k warps (below that the partials' round trip costs
+// more than the loads it spreads), and K is cut into at most 16 ranges.
+inline constexpr plan::SplitRule kSplitRule{2, 16};
+
+// True when rows of `ld` elements of 2 bytes from `address`, batches `stride` apart, all start on
+// 16 bytes.
+constexpr bool rows_aligned16(uint64_t address, int64_t ld, int64_t stride) {
+    return address % 16 == 0 && ld % 8 == 0 && stride % 8 == 0;
+}
+
+// The skinny view of canonical problem `p` (skinny_params.h), splits 1 and the tile fields unset,
+// when the family serves it: f16 or bf16 A and B with a product (k > 0, alpha != 0), one side of at
+// most kMaxSmalls whose other operand, the large one, is K-major with 16-byte aligned rows; X's rows
+// 16-byte vectors or, up to 16 small rows, any layout.  With both sides small, the smaller is.
+inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
+    if ((p.type_ab != kF16 && p.type_ab != kBF16) || p.k < 1 || p.alpha == 0.f || p.m < 1 || p.n < 1)
+        return std::nullopt;
+    const auto view = [&](bool small_m) -> std::optional<SkinnyParams> {
+        SkinnyParams s{};
+        s.k = p.k;
+        s.batch_count = p.batch_count;
+        s.alpha = p.alpha;
+        s.beta = p.beta;
+        s.type_cd = p.type_cd;
+        s.c = p.c;
+        s.d = p.d;
+        s.stride_c = p.stride_c;
+        s.stride_d = p.stride_d;
+        if (small_m) {
+            // out[s][r] = D[s][r]: X = A (m x k), L = B's columns.
+            if (!p.b_k_major || !rows_aligned16(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b)) return std::nullopt;
+            s.smalls = p.m, s.rows = p.n;
+            s.large = p.b, s.ld_large = p.ldb, s.stride_large = p.stride_b;
+            s.small = p.a, s.stride_small = p.stride_a;
+            s.small_s = p.a_k_major ? p.lda : 1, s.small_k = p.a_k_major ? 1 : p.lda;
+            s.c_s = p.ldc, s.c_r = 1, s.d_s = p.ldd, s.d_r = 1;
+        } else {
+            // out[s][r] = D[r][s]: X = B's columns (k x n), L = A.
+            if (!p.a_k_major || !rows_aligned16(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a)) return std::nullopt;
+            s.smalls = p.n, s.rows = p.m;
+            s.large = p.a, s.ld_large = p.lda, s.stride_large = p.stride_a;
+            s.small = p.b, s.stride_small = p.stride_b;
+            s.small_s = p.b_k_major ? p.ldb : 1, s.small_k = p.b_k_major ? 1 : p.ldb;
+            s.c_s = 1, s.c_r = p.ldc, s.d_s = 1, s.d_r = p.ldd;
+        }
+        s.small_vector = s.small_k == 1 && rows_aligned16(reinterpret_cast<uintptr_t>(s.small), s.small_s, s.stride_small);
+        if (!s.small_vector && !shape_for(smalls_tile(s.smalls)).strided) return std::nullopt;
+        return s;
+    };
+    const bool m_fits = p.m <= kMaxSmalls, n_fits = p.n <= kMaxSmalls;
+    std::optional<SkinnyParams> by_m = m_fits ? view(true) : std::nullopt;
+    std::optional<SkinnyParams> by_n = n_fits ? view(false) : std::nullopt;
+    if (by_m && by_n) return p.n < p.m ? by_n : by_m;
+    return by_m ? by_m : by_n;
+}
+
+struct Launch {
+    int kernel;  // index into kKernels; -1: none serves the problem
+    uint32_t grid_x, grid_y, grid_z;
+    plan::WorkspaceNeed workspace;  // of a split launch (splits > 1)
+};
+
+// The split the family takes on a GPU of sm_count SMs: enough blocks for kBlocksPerSm on every SM
+// where the row blocks alone leave some idle; never with batches.
+constexpr int splits_for(const SkinnyParams &s, int sm_count) {
+    const Shape shape = shape_for(smalls_tile(s.smalls));
+    if (s.batch_count > 1) return 1;
+    const int64_t row_blocks = (s.rows + block_rows(shape) - 1) / block_rows(shape);
+    const int64_t chunks = (s.k + chunk_k(shape) - 1) / chunk_k(shape);
+    const plan::SplitRule rule{kSplitRule.min_blocks_per_split * shape.k_warps, kSplitRule.max_splits};
+    return plan::split_count(rule, row_blocks, chunks, int64_t{sm_count} * kBlocksPerSm);
+}
+
+// Completes view `s` for at most `splits` K ranges (fewer where K is short; 1 with batches): the
+// kernel, the split fields and the grid.  The caller sets partials and counters when s.splits > 1.
+inline Launch prepare_launch(SkinnyParams &s, int32_t type_ab, int splits) {
+    const Launch none{-1, 0, 0, 0, {0, 0}};
+    const int smalls = smalls_tile(s.smalls);
+    const int kernel = kernel_index(type_ab, smalls);
+    const Shape shape = shape_for(smalls);
+    const int64_t row_blocks = (s.rows + block_rows(shape) - 1) / block_rows(shape);
+    const int64_t chunks = (s.k + chunk_k(shape) - 1) / chunk_k(shape);
+    if (kernel < 0 || row_blocks > kMaxGridX || chunks > kMaxSlices) return none;
+    const plan::SplitRanges ranges = plan::split_ranges(chunks, s.batch_count > 1 ? 1 : splits);
+    s.splits = ranges.count;
+    s.chunks_per_split = static_cast<int32_t>(ranges.blocks_per_range);
+    s.partials = nullptr;
+    s.counters = nullptr;
+    const plan::WorkspaceNeed need = plan::split_workspace(row_blocks, s.splits, smalls, block_rows(shape), 1);
+    return {kernel, static_cast<uint32_t>(row_blocks), static_cast<uint32_t>(s.splits),
+            static_cast<uint32_t>(s.batch_count < kMaxGridZ ? s.batch_count : kMaxGridZ),
+            s.splits > 1 ? need : plan::WorkspaceNeed{0, 0}};
+}
+
+}  // namespace asyncgemm::skinny
