@@ -100,7 +100,7 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     const GemmParams params = canonicalize(args);
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
-    // A side of at most 32 columns: reading the other operand once bounds the product, and the skinny
+    // A side of at most 16 columns: reading the other operand once bounds the product, and the skinny
     // family streams it at the memory's rate on any GPU.
     if (args.algo == ASYNCGEMM_ALGO_AUTO && skinny_serves(handle, params)) {
         launch_skinny(handle, params, 0, stream);

@@ -1,4 +1,4 @@
-// The skinny family (csrc/kernels/skinny): GEMMs with a side of at most 32 columns, bound by reading
+// The skinny family (csrc/kernels/skinny): GEMMs with a side of at most 16 columns, bound by reading
 // the other operand once, which ALGO_AUTO gives it wherever it serves them.
 #pragma once
 

@@ -18,7 +18,7 @@ constexpr int kH100Sms = 132;
 }  // namespace
 
 TEST_CASE("skinny: every block shape covers its small rows with whole mma tiles and 8 warps") {
-    for (int smalls : {8, 16, 32}) {
+    for (int smalls : {8, 16}) {
         const skinny::Shape s = skinny::shape_for(smalls);
         CHECK(s.row_warps * s.k_warps == skinny::kWarps);
         CHECK(skinny::block_rows(s) >= 4 * smalls);  // X stays a quarter of L's bytes per block
@@ -28,7 +28,7 @@ TEST_CASE("skinny: every block shape covers its small rows with whole mma tiles 
     }
     CHECK(skinny::smalls_tile(1) == 8);
     CHECK(skinny::smalls_tile(9) == 16);
-    CHECK(skinny::smalls_tile(32) == 32);
+    CHECK(skinny::smalls_tile(16) == 16);
 }
 
 TEST_CASE("skinny: y = x W^T with one token is a small m over W's rows, split in two on an H100") {
@@ -55,11 +55,11 @@ TEST_CASE("skinny: y = x W^T with one token is a small m over W's rows, split in
 }
 
 TEST_CASE("skinny: a small n takes A as the large operand and stores D along its rows") {
-    GemmParams p = canonical_problem(3000, 12, 1500, asyncgemm::kF16, asyncgemm::kF32, true, false);
+    GemmParams p = canonical_problem(3000, 7, 1500, asyncgemm::kF16, asyncgemm::kF32, true, false);
     p.lda = 1504;  // 16-byte rows
     const auto view = skinny::skinny_view(p);
     REQUIRE(view);
-    CHECK(view->smalls == 12);
+    CHECK(view->smalls == 7);
     CHECK(view->rows == 3000);
     CHECK(view->large == p.a);
     CHECK(view->small_k == p.ldb);  // B is N-major: X's elements along K are a row of B apart
@@ -73,7 +73,7 @@ TEST_CASE("skinny: what the family does not serve") {
     GemmParams p = canonical_problem(16, 4096, 4096, asyncgemm::kBF16, asyncgemm::kBF16, true, true);
     CHECK(served(p));
     GemmParams wide = p;
-    wide.m = 33;  // no side of at most 32
+    wide.m = 17;  // no side of at most 16
     CHECK_FALSE(served(wide));
     GemmParams mn_major = p;
     mn_major.b_k_major = false;  // the large operand must be K-major
@@ -87,9 +87,9 @@ TEST_CASE("skinny: what the family does not serve") {
     GemmParams no_product = p;
     no_product.alpha = 0.f;
     CHECK_FALSE(served(no_product));
-    GemmParams strided_x = canonical_problem(24, 4096, 4096, asyncgemm::kBF16, asyncgemm::kBF16, false, true);
-    CHECK_FALSE(served(strided_x));  // 32-row kernels read X as vectors only
-    strided_x.m = 16;
+    GemmParams strided_x = canonical_problem(16, 4096, 4096, asyncgemm::kBF16, asyncgemm::kBF16, false, true);
+    CHECK_FALSE(served(strided_x));  // 16-row kernels read X as vectors only
+    strided_x.m = 8;
     CHECK(served(strided_x));
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("skinny: splits fill the GPU where row blocks alone do not, never with
         return skinny::splits_for(*skinny::skinny_view(p), kH100Sms);
     };
     CHECK(splits(1, 57344, 8192, 1) == 1);   // 1792 row blocks
-    CHECK(splits(16, 4096, 4096, 1) == 4);   // 64 row blocks of 64 rows
+    CHECK(splits(16, 4096, 4096, 1) == 4);   // 64 row blocks of 64 rows, 32 chunks of 128
     CHECK(splits(1, 1024, 4096, 1) == 4);    // 32 row blocks: 8 ranges would be 4 chunks each
     CHECK(splits(1, 1024, 4096, 8) == 1);
     CHECK(splits(1, 1024, 256, 1) == 1);     // 2 chunks

@@ -1,4 +1,4 @@
-// Skinny GEMM: D = alpha * A·B + beta * C where one side of D is a few columns (up to 32: the tokens
+// Skinny GEMM: D = alpha * A·B + beta * C where one side of D is a few columns (up to 16: the tokens
 // of a language model's decode step, a solver's right-hand sides), so that the product is bound by
 // reading the large operand once from DRAM.  The planner hands it the view of skinny_params.h:
 // out[s][r] = sum_k X[s][k] * L[r][k] over the rows r of the large operand L and the few rows s of X.
