@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -139,23 +140,45 @@ ag::plan::GemmArgs args_of(const GemmCall &x) {
     return args;
 }
 
-// Runs `c` through kernel `k` forced with `splits` and checks D and that k alone ran.
-void check_forced(const Forced &k, const GemmCase &c, int splits, Rng &rng, cudaStream_t stream) {
-    std::vector<std::string> launched;
+// Runs `c` with fresh inputs through `enter` (a way into the library's internals, throwing ag::Error
+// where the API would return a status) and records the kernels it launched in `launched`: "" when
+// the library did what it must (run_gemm_with), else what went wrong.
+std::string run_traced(const std::function<void(const GemmCall &)> &enter, const GemmCase &c, Rng &rng,
+                       cudaStream_t stream, asyncgemm_math_t math, bool *refused, std::vector<std::string> &launched) {
     const auto launch = [&](const GemmCall &call) {
         ag::LaunchTrace trace;
         try {
-            ag::plan::gemm_with_config(handle(), args_of(call), {k.config, splits}, stream);
+            enter(call);
         } catch (const ag::Error &e) {
             return e.status();
         }
         launched = trace.kernels();
         return ASYNCGEMM_STATUS_SUCCESS;
     };
+    return run_gemm_with(launch, c, rng, stream, math, refused);
+}
+
+// Runs `c` through AUTO (plan::gemm), checks D, and returns the kernels it launched.
+std::vector<std::string> run_auto(const GemmCase &c, Rng &rng, cudaStream_t stream) {
+    std::vector<std::string> launched;
+    const auto enter = [&](const GemmCall &call) { ag::plan::gemm(handle(), args_of(call), stream); };
+    bool refused = false;
+    const std::string failure = run_traced(enter, c, rng, stream, ASYNCGEMM_MATH_DEFAULT, &refused, launched);
+    CHECK_MESSAGE(failure == "", failure);
+    CHECK_FALSE(refused);
+    return launched;
+}
+
+// Runs `c` through kernel `k` forced with `splits` and checks D and that k alone ran.
+void check_forced(const Forced &k, const GemmCase &c, int splits, Rng &rng, cudaStream_t stream) {
+    std::vector<std::string> launched;
+    const auto enter = [&](const GemmCall &call) {
+        ag::plan::gemm_with_config(handle(), args_of(call), {k.config, splits}, stream);
+    };
     bool refused = false;
     const asyncgemm_math_t math = k.tf32 ? ASYNCGEMM_MATH_TF32 : ASYNCGEMM_MATH_DEFAULT;
     handle().set_math_mode(math);
-    const std::string failure = run_gemm_with(launch, c, rng, stream, math, &refused);
+    const std::string failure = run_traced(enter, c, rng, stream, math, &refused, launched);
     handle().set_math_mode(ASYNCGEMM_MATH_DEFAULT);
     CAPTURE(c.describe());
     CAPTURE(splits);
@@ -208,22 +231,16 @@ std::vector<GemmCase> skinny_cases(const ag::skinny::KernelInfo &k, Rng &rng) {
 // alone ran.
 void check_skinny(const ag::skinny::KernelInfo &k, const GemmCase &c, int splits, Rng &rng, cudaStream_t stream) {
     std::vector<std::string> launched;
-    const auto launch = [&](const GemmCall &call) {
-        ag::LaunchTrace trace;
-        try {
-            const ag::plan::GemmArgs args = args_of(call);
-            ag::plan::validate(args);
-            const ag::GemmParams params = ag::plan::canonicalize(args);
-            if (!ag::plan::skinny_serves(handle(), params)) return ASYNCGEMM_STATUS_NOT_SUPPORTED;
-            ag::plan::launch_skinny(handle(), params, splits, stream);
-        } catch (const ag::Error &e) {
-            return e.status();
-        }
-        launched = trace.kernels();
-        return ASYNCGEMM_STATUS_SUCCESS;
+    const auto enter = [&](const GemmCall &call) {
+        const ag::plan::GemmArgs args = args_of(call);
+        ag::plan::validate(args);
+        const ag::GemmParams params = ag::plan::canonicalize(args);
+        if (!ag::plan::skinny_serves(handle(), params))
+            ag::fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "the skinny family does not serve " + c.describe());
+        ag::plan::launch_skinny(handle(), params, splits, stream);
     };
     bool refused = false;
-    const std::string failure = run_gemm_with(launch, c, rng, stream, ASYNCGEMM_MATH_DEFAULT, &refused);
+    const std::string failure = run_traced(enter, c, rng, stream, ASYNCGEMM_MATH_DEFAULT, &refused, launched);
     CAPTURE(c.describe());
     CAPTURE(splits);
     CHECK_MESSAGE(failure == "", failure);
@@ -293,20 +310,7 @@ TEST_CASE("AUTO gives a GEMM with a side of at most 32 to the skinny family") {
     solve.m = 3000, solve.n = 12, solve.k = 1500;
     for (const GemmCase &c : {decode, solve}) {
         CAPTURE(c.describe());
-        std::vector<std::string> launched;
-        const auto launch = [&](const GemmCall &call) {
-            ag::LaunchTrace trace;
-            try {
-                ag::plan::gemm(handle(), args_of(call), stream.get());
-            } catch (const ag::Error &e) {
-                return e.status();
-            }
-            launched = trace.kernels();
-            return ASYNCGEMM_STATUS_SUCCESS;
-        };
-        bool refused = false;
-        const std::string failure = run_gemm_with(launch, c, rng, stream.get(), ASYNCGEMM_MATH_DEFAULT, &refused);
-        CHECK_MESSAGE(failure == "", failure);
+        const std::vector<std::string> launched = run_auto(c, rng, stream.get());
         REQUIRE(launched.size() == 1);
         CHECK(launched.front().rfind("asyncgemm_skinny_gemm", 0) == 0);
     }
@@ -360,21 +364,7 @@ TEST_CASE("AUTO on Hopper serves matrices TMA cannot describe with the Hopper fa
     cases.push_back(batches);
     for (const GemmCase &c : cases) {
         CAPTURE(c.describe());
-        std::vector<std::string> launched;
-        const auto launch = [&](const GemmCall &call) {
-            ag::LaunchTrace trace;
-            try {
-                ag::plan::gemm(handle(), args_of(call), stream.get());
-            } catch (const ag::Error &e) {
-                return e.status();
-            }
-            launched = trace.kernels();
-            return ASYNCGEMM_STATUS_SUCCESS;
-        };
-        bool refused = false;
-        const std::string failure = run_gemm_with(launch, c, rng, stream.get(), ASYNCGEMM_MATH_DEFAULT, &refused);
-        CHECK_MESSAGE(failure == "", failure);
-        CHECK_FALSE(refused);
+        const std::vector<std::string> launched = run_auto(c, rng, stream.get());
         int hopper = 0, copies = 0;
         for (const std::string &name : launched) {
             hopper += name.rfind("asyncgemm_sm90_gemm", 0) == 0;

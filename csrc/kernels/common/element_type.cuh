@@ -23,4 +23,15 @@ constexpr DType kDTypeOf<__half> = kF16;
 template <>
 constexpr DType kDTypeOf<__nv_bfloat16> = kBF16;
 
+// Calls store(TOut{}) with D's element type for `type_cd` (a DType): one epilogue instantiation per
+// output type, chosen at run time.
+template <typename Store>
+__device__ __forceinline__ void with_output_type(int32_t type_cd, const Store &store) {
+    switch (type_cd) {
+    case kF32: store(float{}); break;
+    case kF16: store(__half{}); break;
+    default: store(__nv_bfloat16{}); break;
+    }
+}
+
 }  // namespace asyncgemm

@@ -215,11 +215,7 @@ __device__ __forceinline__ void skinny_gemm(const SkinnyParams &p) {
                                                   : product);
             }
         };
-        switch (p.type_cd) {
-        case kF32: store(float{}); break;
-        case kF16: store(__half{}); break;
-        default: store(__nv_bfloat16{}); break;
-        }
+        with_output_type(p.type_cd, store);
         // The next batch's warps write the sums again.
         __syncthreads();
     }

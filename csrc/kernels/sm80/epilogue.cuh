@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "kernels/common/convert.cuh"
+#include "kernels/common/element_type.cuh"
 #include "kernels/common/epilogue_math.h"
 #include "kernels/common/split_k.cuh"
 #include "kernels/common/staged_store.cuh"
@@ -171,16 +172,11 @@ __device__ __forceinline__ void store_tile_from_fp32(int warp_m0, int warp_n0, c
     stage_in_passes<float, Config>(warp_m0, warp_n0, tile_values, rows_to_store<Config>(p, m0),
                                    reinterpret_cast<float *>(smem), alpha, thread,
                                    [&](const float *stage, int first_row, int rows) {
-        const auto as = [&](auto out) {
+        with_output_type(p.type_cd, [&](auto out) {
             using TOut = decltype(out);
             store_staged<TOut, threads(kC), kC.tile_n, kStride>(TileOutput<TOut>(p, batch, m0, n0), stage, first_row,
                                                                 rows, alpha, p.beta, thread);
-        };
-        switch (p.type_cd) {
-        case kF32: as(float{}); break;
-        case kF16: as(__half{}); break;
-        default: as(__nv_bfloat16{}); break;
-        }
+        });
     });
 }
 

@@ -120,11 +120,7 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         const auto store = [&](auto out) {
             store_tile<decltype(out), Config>(tile.warp_m0, tile.warp_n0, values, p, batch, m0, n0, alpha, smem, thread);
         };
-        switch (p.type_cd) {
-        case kF32: store(float{}); break;
-        case kF16: store(__half{}); break;
-        default: store(__nv_bfloat16{}); break;
-        }
+        with_output_type(p.type_cd, store);
 
         // The next batch's prologue refills the stages: every thread must be done with them (no copy
         // is in flight: the wait above was the last).
