@@ -19,6 +19,8 @@ cudaDataType_t cuda_type(asyncgemm_dtype_t dtype) {
     switch (dtype) {
     case ASYNCGEMM_R_16F: return CUDA_R_16F;
     case ASYNCGEMM_R_16BF: return CUDA_R_16BF;
+    case ASYNCGEMM_R_8F_E4M3: return CUDA_R_8F_E4M3;
+    case ASYNCGEMM_R_8F_E5M2: return CUDA_R_8F_E5M2;
     case ASYNCGEMM_R_32F: break;
     }
     return CUDA_R_32F;

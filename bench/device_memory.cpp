@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -86,7 +87,10 @@ void upload(void *dst, const std::vector<float> &values, asyncgemm_dtype_t dtype
     case ASYNCGEMM_R_16BF:
         upload_as<__nv_bfloat16>(dst, values, [](float x) { return __float2bfloat16_rn(x); }, stream);
         return;
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
+    throw std::invalid_argument("upload: not a 16- or 32-bit element type");
 }
 
 std::vector<double> download_as_double(const void *src, std::size_t count, asyncgemm_dtype_t dtype,
@@ -99,8 +103,10 @@ std::vector<double> download_as_double(const void *src, std::size_t count, async
     case ASYNCGEMM_R_16BF:
         return download_as<__nv_bfloat16>(src, count,
                                           [](__nv_bfloat16 x) { return double(__bfloat162float(x)); }, stream);
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
-    return {};
+    throw std::invalid_argument("download_as_double: not a 16- or 32-bit element type");
 }
 
 }  // namespace bench

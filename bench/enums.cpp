@@ -11,6 +11,8 @@ const char *dtype_name(asyncgemm_dtype_t dtype) {
     case ASYNCGEMM_R_32F: return "f32";
     case ASYNCGEMM_R_16F: return "f16";
     case ASYNCGEMM_R_16BF: return "bf16";
+    case ASYNCGEMM_R_8F_E4M3: return "e4m3";
+    case ASYNCGEMM_R_8F_E5M2: return "e5m2";
     }
     return "?";
 }

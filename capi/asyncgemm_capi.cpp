@@ -11,6 +11,7 @@
 #include "plan/copy_plan.h"
 #include "plan/gemm_plan.h"
 #include "plan/kernel_table.h"
+#include "plan/matmul_desc.h"
 #include "runtime/handle.h"
 #include "runtime/last_error.h"
 
@@ -45,6 +46,14 @@ asyncgemm_status_t guarded(const char *function, Body &&body) noexcept {
 const asyncgemm::Handle &checked(asyncgemm_handle_t handle) {
     if (handle == nullptr) fail(ASYNCGEMM_STATUS_INVALID_VALUE, "handle is NULL");
     return *handle->impl;
+}
+
+// The version 0 GEMM calls, as the descriptors they stand for, planned as asyncgemm_matmul plans
+// (their arguments named as they are: "lda", not "desc->lda").
+void gemm_as_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t &desc, void *stream) {
+    asyncgemm::plan::GemmArgs args = asyncgemm::plan::matmul_args(&desc);
+    args.names = "";
+    asyncgemm::plan::gemm(checked(handle), args, stream);
 }
 
 void require_output(const void *ptr, const char *name) {
@@ -141,10 +150,16 @@ asyncgemm_status_t asyncgemm_gemm_strided_batched(
                  void *d,       asyncgemm_dtype_t type_d, int64_t ldd, int64_t stride_d,
     int64_t batch_count, asyncgemm_algo_t algo, void *stream) {
     return guarded("asyncgemm_gemm_strided_batched", [&] {
-        const asyncgemm::plan::GemmArgs args{order, op_a, op_b, m, n, k, alpha, a, type_a, lda, stride_a,
-                                             b, type_b, ldb, stride_b, beta, c, type_c, ldc, stride_c,
-                                             d, type_d, ldd, stride_d, batch_count, algo};
-        asyncgemm::plan::gemm(checked(handle), args, stream);
+        asyncgemm_matmul_desc_t desc = asyncgemm::plan::default_matmul_desc();
+        desc.order = order, desc.op_a = op_a, desc.op_b = op_b;
+        desc.m = m, desc.n = n, desc.k = k, desc.batch_count = batch_count;
+        desc.alpha = alpha, desc.beta = beta;
+        desc.a = a, desc.type_a = type_a, desc.lda = lda, desc.stride_a = stride_a;
+        desc.b = b, desc.type_b = type_b, desc.ldb = ldb, desc.stride_b = stride_b;
+        desc.c = c, desc.type_c = type_c, desc.ldc = ldc, desc.stride_c = stride_c;
+        desc.d = d, desc.type_d = type_d, desc.ldd = ldd, desc.stride_d = stride_d;
+        desc.algo = algo;
+        gemm_as_matmul(handle, desc, stream);
     });
 }
 
@@ -157,10 +172,27 @@ asyncgemm_status_t asyncgemm_gemm(
                  void *d,       asyncgemm_dtype_t type_d, int64_t ldd,
     asyncgemm_algo_t algo, void *stream) {
     return guarded("asyncgemm_gemm", [&] {
-        const asyncgemm::plan::GemmArgs args{order, op_a, op_b, m, n, k, alpha, a, type_a, lda, 0,
-                                             b, type_b, ldb, 0, beta, c, type_c, ldc, 0,
-                                             d, type_d, ldd, 0, 1, algo};
-        asyncgemm::plan::gemm(checked(handle), args, stream);
+        asyncgemm_matmul_desc_t desc = asyncgemm::plan::default_matmul_desc();
+        desc.order = order, desc.op_a = op_a, desc.op_b = op_b;
+        desc.m = m, desc.n = n, desc.k = k;
+        desc.alpha = alpha, desc.beta = beta;
+        desc.a = a, desc.type_a = type_a, desc.lda = lda;
+        desc.b = b, desc.type_b = type_b, desc.ldb = ldb;
+        desc.c = c, desc.type_c = type_c, desc.ldc = ldc;
+        desc.d = d, desc.type_d = type_d, desc.ldd = ldd;
+        desc.algo = algo;
+        gemm_as_matmul(handle, desc, stream);
+    });
+}
+
+void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc) {
+    if (desc != nullptr) *desc = asyncgemm::plan::default_matmul_desc();
+}
+
+asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc, void *stream) {
+    return guarded("asyncgemm_matmul", [&] {
+        const asyncgemm::Handle &h = checked(handle);
+        asyncgemm::plan::gemm(h, asyncgemm::plan::matmul_args(desc), stream);
     });
 }
 

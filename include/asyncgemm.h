@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define ASYNCGEMM_VERSION_MAJOR 0
-#define ASYNCGEMM_VERSION_MINOR 1
+#define ASYNCGEMM_VERSION_MINOR 2
 #define ASYNCGEMM_VERSION_PATCH 0
 
 #if defined(_WIN32)
@@ -40,7 +40,15 @@ typedef enum {
     ASYNCGEMM_STATUS_INTERNAL_ERROR = 9
 } asyncgemm_status_t;
 
-typedef enum { ASYNCGEMM_R_32F = 0, ASYNCGEMM_R_16F = 1, ASYNCGEMM_R_16BF = 2 } asyncgemm_dtype_t;
+typedef enum {
+    ASYNCGEMM_R_32F = 0,
+    ASYNCGEMM_R_16F = 1,
+    ASYNCGEMM_R_16BF = 2,
+    /* 0.2: 8-bit floating-point inputs (A and B; C and D stay f16, bf16 or f32).  Named by the
+       descriptor of asyncgemm_matmul; no kernel of this version multiplies them yet (NOT_SUPPORTED). */
+    ASYNCGEMM_R_8F_E4M3 = 3,
+    ASYNCGEMM_R_8F_E5M2 = 4
+} asyncgemm_dtype_t;
 
 typedef enum { ASYNCGEMM_ORDER_ROW = 0, ASYNCGEMM_ORDER_COL = 1 } asyncgemm_order_t;
 
@@ -121,6 +129,70 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_gemm_strided_batched(
     float beta,  const void *c, asyncgemm_dtype_t type_c, int64_t ldc, int64_t stride_c,
                  void *d,       asyncgemm_dtype_t type_d, int64_t ldd, int64_t stride_d,
     int64_t batch_count, asyncgemm_algo_t algo, void *stream);
+
+/* ---- Version 0.2: one extensible call ----------------------------------------------------------- */
+
+/* A bias added to every element of D before the activation. */
+typedef enum {
+    ASYNCGEMM_BIAS_NONE = 0,
+    ASYNCGEMM_BIAS_PER_ROW = 1, /* m values: D[i][j] gets bias[i] (column-major Dense layers: y = W*x .+ b) */
+    ASYNCGEMM_BIAS_PER_COL = 2  /* n values: D[i][j] gets bias[j] (row-major: y = x*W^T + b) */
+} asyncgemm_bias_t;
+
+/* The activation applied last, in fp32, before D is rounded to its type. */
+typedef enum {
+    ASYNCGEMM_ACT_NONE = 0,
+    ASYNCGEMM_ACT_RELU = 1,      /* max(x, 0) */
+    ASYNCGEMM_ACT_GELU_TANH = 2, /* 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))) */
+    ASYNCGEMM_ACT_GELU_ERF = 3,  /* 0.5x(1 + erf(x / sqrt(2))) */
+    ASYNCGEMM_ACT_SILU = 4       /* x / (1 + exp(-x)) */
+} asyncgemm_activation_t;
+
+/* Dequantizing scales of 8-bit inputs (A: per row of op(A); B: per column of op(B)). */
+typedef enum {
+    ASYNCGEMM_SCALE_NONE = 0,
+    ASYNCGEMM_SCALE_TENSOR = 1,        /* one fp32 for the whole matrix (device memory) */
+    ASYNCGEMM_SCALE_BLOCK_1x128 = 2,   /* fp32 per row of op(A) (column of op(B)) and 128 elements of K */
+    ASYNCGEMM_SCALE_BLOCK_128x128 = 3, /* fp32 per 128 x 128 block of op(A) or op(B) */
+    ASYNCGEMM_SCALE_MX_32 = 4          /* UE8M0 per 32 elements of K (MXFP8; tcgen05 block_scale) */
+} asyncgemm_scale_t;
+
+/* Everything one product takes.  Fields are only ever appended: a caller sets struct_size to the
+   sizeof it was compiled with (asyncgemm_matmul_desc_init does), and a library that knows more fields
+   reads the ones it was not given as zero.  Matrices, orders, ops, leading dimensions and strides mean
+   what they mean for asyncgemm_gemm_strided_batched. */
+typedef struct {
+    size_t struct_size;            /* sizeof(asyncgemm_matmul_desc_t) as the caller compiled it */
+    asyncgemm_order_t order;       /* of A, B, C and D */
+    asyncgemm_op_t op_a, op_b;
+    int64_t m, n, k, batch_count;  /* D is m x n, op_a(A) m x k, op_b(B) k x n; batch_count 1: one problem */
+    float alpha, beta;
+    const void *a; asyncgemm_dtype_t type_a; int64_t lda, stride_a;
+    const void *b; asyncgemm_dtype_t type_b; int64_t ldb, stride_b;
+    const void *c; asyncgemm_dtype_t type_c; int64_t ldc, stride_c;  /* c may be NULL when beta == 0 */
+    void *d;       asyncgemm_dtype_t type_d; int64_t ldd, stride_d;
+    /* bias: m (PER_ROW) or n (PER_COL) contiguous values of type_bias (D's type or f32), batches
+       stride_bias elements apart (0: one bias for every batch); ignored with ASYNCGEMM_BIAS_NONE. */
+    asyncgemm_bias_t bias_mode; const void *bias; asyncgemm_dtype_t type_bias; int64_t stride_bias;
+    asyncgemm_activation_t activation;
+    /* Scales of 8-bit A and B (ASYNCGEMM_SCALE_NONE otherwise; not supported yet by this version). */
+    asyncgemm_scale_t scale_mode_a, scale_mode_b; const void *scale_a, *scale_b;
+    asyncgemm_algo_t algo;
+} asyncgemm_matmul_desc_t;
+
+/* Zeroes *desc and sets struct_size, batch_count = 1, alpha = 1 and algo = ASYNCGEMM_ALGO_AUTO. */
+ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
+
+/* D = act(alpha * (sa (x) op_a(A)) * (sb (x) op_b(B)) + beta * C + bias), computed in fp32 and rounded
+   once to D's type; sa and sb are the dequantizing scales their modes describe (NONE: 1).  With
+   ASYNCGEMM_BIAS_NONE and ASYNCGEMM_ACT_NONE this is asyncgemm_gemm_strided_batched, which, like
+   asyncgemm_gemm, is a thin form of this call.  An unknown struct_size (smaller than version 0.2's,
+   or a field this library does not know set to non-zero) is INVALID_VALUE; a field's bad value is
+   INVALID_VALUE or MISALIGNED naming it ("desc->bias"); a combination no algorithm of this version
+   serves is NOT_SUPPORTED naming it.  This version serves ASYNCGEMM_BIAS_NONE, ASYNCGEMM_ACT_NONE
+   and ASYNCGEMM_SCALE_NONE alone: the fused epilogues and 8-bit inputs are still to come. */
+ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
+                                                  void *stream);
 
 /* dst = alpha * op(src) through shared-memory tiles.  dst is rows x cols; src is rows x cols (OP_N) or
    cols x rows (OP_T).  vector_bytes: 0 = choose, else 4, 8 or 16.  A combination that cannot work

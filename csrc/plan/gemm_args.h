@@ -1,4 +1,6 @@
-// A GEMM call as the public API states it, before any checking, and its canonical form.
+// A GEMM call as the public API states it, before any checking, and its canonical form.  Every entry
+// point makes one: asyncgemm_matmul from its descriptor (plan/matmul_desc.h), asyncgemm_gemm and
+// asyncgemm_gemm_strided_batched through a descriptor of their arguments.
 #pragma once
 
 #include <stddef.h>
@@ -29,11 +31,23 @@ struct GemmArgs {
     int64_t ldd = 0, stride_d = 0;
     int64_t batch_count = 1;
     asyncgemm_algo_t algo = ASYNCGEMM_ALGO_AUTO;
+    // Version 0.2's epilogue and input scales (asyncgemm_matmul_desc_t).
+    asyncgemm_bias_t bias_mode = ASYNCGEMM_BIAS_NONE;
+    const void *bias = nullptr;
+    asyncgemm_dtype_t type_bias = ASYNCGEMM_R_32F;
+    int64_t stride_bias = 0;
+    asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
+    asyncgemm_scale_t scale_mode_a = ASYNCGEMM_SCALE_NONE, scale_mode_b = ASYNCGEMM_SCALE_NONE;
+    const void *scale_a = nullptr, *scale_b = nullptr;
+    // How messages name the arguments: "" for asyncgemm_gemm's ("lda"), "desc->" for asyncgemm_matmul's
+    // ("desc->lda").
+    const char *names = "";
 };
 
 // Throws Error naming the first bad argument (INVALID_VALUE, or MISALIGNED for a pointer that is
-// not aligned to its element size).  Needs no GPU; checks every argument that does not depend on
-// the device.
+// not aligned to its element size), then NOT_SUPPORTED naming what no algorithm of this version
+// serves (8-bit inputs and their scales, a bias or an activation).  Needs no GPU; checks every
+// argument that does not depend on the device.
 void validate(const GemmArgs &args);
 
 // True when the call has no output to write (m, n or batch_count is 0).

@@ -3,13 +3,22 @@
 
 namespace asyncgemm::plan {
 
-size_t dtype_size(int32_t dtype) { return dtype == kF32 ? 4 : 2; }
+size_t dtype_size(int32_t dtype) {
+    switch (dtype) {
+    case ASYNCGEMM_R_32F: return 4;
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: return 1;
+    default: return 2;
+    }
+}
 
 const char *dtype_name(int32_t dtype) {
     switch (dtype) {
     case kF32: return "f32";
     case kF16: return "f16";
     case kBF16: return "bf16";
+    case ASYNCGEMM_R_8F_E4M3: return "e4m3";
+    case ASYNCGEMM_R_8F_E5M2: return "e5m2";
     default: return "unknown dtype";
     }
 }

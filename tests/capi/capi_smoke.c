@@ -113,6 +113,18 @@ static void check_informational(void) {
 /* Every handle-taking call, with `handle` (NULL or real) and arguments refused in any case. */
 static void check_refused_calls(asyncgemm_handle_t handle, void (*expect)(const char *, asyncgemm_status_t)) {
     int available = -7;
+    asyncgemm_matmul_desc_t desc;
+    asyncgemm_matmul_desc_init(&desc);
+    if (desc.struct_size != sizeof desc || desc.batch_count != 1 || desc.alpha != 1.0f ||
+        desc.algo != ASYNCGEMM_ALGO_AUTO || desc.bias != NULL || desc.activation != ASYNCGEMM_ACT_NONE)
+        fail("asyncgemm_matmul_desc_init: not the documented defaults");
+    desc.m = desc.n = desc.k = 8;
+    desc.type_a = desc.type_b = desc.type_c = desc.type_d = ASYNCGEMM_R_16BF;
+    desc.lda = desc.ldb = desc.ldc = desc.ldd = 8;
+    expect("asyncgemm_matmul(NULL pointers, m = n = k = 8)", asyncgemm_matmul(handle, &desc, NULL));
+    expect("asyncgemm_matmul(desc = NULL)", asyncgemm_matmul(handle, NULL, NULL));
+    desc.struct_size = 8;
+    expect("asyncgemm_matmul(struct_size = 8)", asyncgemm_matmul(handle, &desc, NULL));
     expect("asyncgemm_set_math_mode(mode = 7)", asyncgemm_set_math_mode(handle, (asyncgemm_math_t)7));
     expect("asyncgemm_algo_available(algo = 99)",
            asyncgemm_algo_available(handle, (asyncgemm_algo_t)99, &available));

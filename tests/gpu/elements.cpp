@@ -13,6 +13,8 @@ size_t element_size(asyncgemm_dtype_t dtype) {
     case ASYNCGEMM_R_32F: return 4;
     case ASYNCGEMM_R_16F:
     case ASYNCGEMM_R_16BF: return 2;
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
     throw std::invalid_argument("element_size: not an element type");
 }
@@ -22,6 +24,8 @@ const char *dtype_name(asyncgemm_dtype_t dtype) {
     case ASYNCGEMM_R_32F: return "f32";
     case ASYNCGEMM_R_16F: return "f16";
     case ASYNCGEMM_R_16BF: return "bf16";
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
     return "dtype?";
 }
@@ -31,6 +35,8 @@ uint32_t poison_bits(asyncgemm_dtype_t dtype) {
     case ASYNCGEMM_R_32F: return 0x7FC0DEADu;
     case ASYNCGEMM_R_16F: return 0x7EADu;
     case ASYNCGEMM_R_16BF: return 0x7FDAu;
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
     throw std::invalid_argument("poison_bits: not an element type");
 }
@@ -41,6 +47,8 @@ static float widen(asyncgemm_dtype_t dtype, uint32_t bits) {
         float f;
         std::memcpy(&f, &bits, sizeof f);
         return f;
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
     case ASYNCGEMM_R_16F: {
         __half_raw raw;
@@ -62,6 +70,8 @@ static uint32_t narrow(asyncgemm_dtype_t dtype, float value) {
         uint32_t bits;
         std::memcpy(&bits, &value, sizeof bits);
         return bits;
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
     case ASYNCGEMM_R_16F: return __half_raw(__float2half_rn(value)).x;
     case ASYNCGEMM_R_16BF: return __nv_bfloat16_raw(__float2bfloat16_rn(value)).x;

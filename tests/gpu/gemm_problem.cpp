@@ -62,6 +62,7 @@ std::string GemmCase::describe() const {
     s << "algo=" << algo_name(algo) << ' ' << order_name(order) << " op=" << op_name(op_a) << op_name(op_b) << ' '
       << dtype_name(type_ab) << "->" << dtype_name(type_cd) << " m=" << m << " n=" << n << " k=" << k;
     if (batch_count != 1 || batched_api) s << " batches=" << batch_count << " gap=" << batch_gap;
+    if (via_matmul) s << " (asyncgemm_matmul)";
     if (broadcast_a || broadcast_b || broadcast_c)
         s << " broadcast=" << (broadcast_a ? "a" : "") << (broadcast_b ? "b" : "") << (broadcast_c ? "c" : "");
     if (aligned16) s << " aligned16";
@@ -107,6 +108,7 @@ GemmCase random_gemm_case(Rng &rng, int64_t max_dim) {
         c.broadcast_c = c.c_source == CSource::Buffer && chance(rng, 0.3);
     }
     c.batched_api = c.batch_count > 1 || chance(rng, 0.2);
+    c.via_matmul = chance(rng, 0.3);
     if (chance(rng, 0.5)) {
         c.aligned16 = true;
         c.offset_a = c.offset_b = c.offset_c = c.offset_d = false;
@@ -185,8 +187,25 @@ GemmCall GemmProblem::call() const {
 namespace {
 
 // The API call with `x`'s arguments: asyncgemm_gemm, or its strided-batched form.
-asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, bool batched, cudaStream_t stream) {
-    if (!batched)
+// The call through asyncgemm_matmul: its descriptor, every 0.2 field at its default.
+asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cudaStream_t stream) {
+    asyncgemm_matmul_desc_t desc;
+    asyncgemm_matmul_desc_init(&desc);
+    desc.order = x.order, desc.op_a = x.op_a, desc.op_b = x.op_b;
+    desc.m = x.m, desc.n = x.n, desc.k = x.k, desc.batch_count = x.batch_count;
+    desc.alpha = x.alpha, desc.beta = x.beta;
+    desc.a = x.a, desc.type_a = x.type_ab, desc.lda = x.lda, desc.stride_a = x.stride_a;
+    desc.b = x.b, desc.type_b = x.type_ab, desc.ldb = x.ldb, desc.stride_b = x.stride_b;
+    desc.c = x.c, desc.type_c = x.type_cd, desc.ldc = x.ldc, desc.stride_c = x.stride_c;
+    desc.d = x.d, desc.type_d = x.type_cd, desc.ldd = x.ldd, desc.stride_d = x.stride_d;
+    desc.algo = x.algo;
+    return asyncgemm_matmul(handle, &desc, stream);
+}
+
+asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, const GemmCase &gemm_case,
+                            cudaStream_t stream) {
+    if (gemm_case.via_matmul) return call_matmul(handle, x, stream);
+    if (!gemm_case.batched_api)
         return asyncgemm_gemm(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab, x.lda, x.b,
                               x.type_ab, x.ldb, x.beta, x.c, x.type_cd, x.ldc, x.d, x.type_cd, x.ldd, x.algo, stream);
     return asyncgemm_gemm_strided_batched(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab,
@@ -198,7 +217,7 @@ asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, bool b
 }  // namespace
 
 asyncgemm_status_t GemmProblem::launch(asyncgemm_handle_t handle, cudaStream_t stream) const {
-    return call_api(handle, call(), case_.batched_api, stream);
+    return call_api(handle, call(), case_, stream);
 }
 
 std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double tolerance) const {
@@ -332,7 +351,7 @@ std::string run_gemm_with(const std::function<asyncgemm_status_t(const GemmCall 
 
 std::string run_gemm(asyncgemm_handle_t handle, const GemmCase &gemm_case, Rng &rng, cudaStream_t stream,
                      asyncgemm_math_t math, bool *refused) {
-    const auto api = [&](const GemmCall &x) { return call_api(handle, x, gemm_case.batched_api, stream); };
+    const auto api = [&](const GemmCall &x) { return call_api(handle, x, gemm_case, stream); };
     return run_gemm_with(api, gemm_case, rng, stream, math, refused);
 }
 

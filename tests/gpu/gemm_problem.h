@@ -38,6 +38,7 @@ struct GemmCase {
     int64_t m = 1, n = 1, k = 1;
     int64_t batch_count = 1;
     bool batched_api = false;  // call asyncgemm_gemm_strided_batched even for one batch
+    bool via_matmul = false;   // call asyncgemm_matmul with the call's descriptor instead
     int64_t lda_pad = 0, ldb_pad = 0, ldc_pad = 0, ldd_pad = 0;  // leading dimension beyond the minimum
     bool offset_a = false, offset_b = false, offset_c = false, offset_d = false;  // one element in
     bool broadcast_a = false, broadcast_b = false, broadcast_c = false;         // batch stride 0

@@ -205,6 +205,21 @@ void require_valid(Buffers &buffers, const GemmArgs &valid) {
     buffers.poison_d();
 }
 
+// The valid call as asyncgemm_matmul's descriptor.
+asyncgemm_matmul_desc_t desc_of(const GemmArgs &x) {
+    asyncgemm_matmul_desc_t desc;
+    asyncgemm_matmul_desc_init(&desc);
+    desc.order = x.order, desc.op_a = x.op_a, desc.op_b = x.op_b;
+    desc.m = x.m, desc.n = x.n, desc.k = x.k, desc.batch_count = x.batch_count;
+    desc.alpha = x.alpha, desc.beta = x.beta;
+    desc.a = x.a, desc.type_a = x.type_a, desc.lda = x.lda, desc.stride_a = x.stride_a;
+    desc.b = x.b, desc.type_b = x.type_b, desc.ldb = x.ldb, desc.stride_b = x.stride_b;
+    desc.c = x.c, desc.type_c = x.type_c, desc.ldc = x.ldc, desc.stride_c = x.stride_c;
+    desc.d = x.d, desc.type_d = x.type_d, desc.ldd = x.ldd, desc.stride_d = x.stride_d;
+    desc.algo = x.algo;
+    return desc;
+}
+
 }  // namespace
 
 TEST_SUITE("gemm_errors") {
@@ -258,6 +273,57 @@ TEST_CASE("bad math modes and availability queries") {
     CHECK(available == -1);
     CHECK(asyncgemm_algo_available(handle, ASYNCGEMM_ALGO_AUTO, &available) == ASYNCGEMM_STATUS_SUCCESS);
     CHECK(available == 1);
+}
+
+TEST_CASE("asyncgemm_matmul refuses a bad descriptor by name and leaves D untouched") {
+    Buffers buffers;
+    const GemmArgs args = valid_f16_args(buffers, ASYNCGEMM_ALGO_AUTO);
+    const asyncgemm_matmul_desc_t valid = desc_of(args);
+    REQUIRE(asyncgemm_matmul(args.handle, &valid, nullptr) == ASYNCGEMM_STATUS_SUCCESS);
+    cuda_check(cudaDeviceSynchronize(), "the valid descriptor");
+    buffers.poison_d();
+    const auto invalid = ASYNCGEMM_STATUS_INVALID_VALUE, unsupported = ASYNCGEMM_STATUS_NOT_SUPPORTED;
+    struct Bad {
+        const char *what;
+        std::function<void(asyncgemm_matmul_desc_t &)> spoil;
+        asyncgemm_status_t expected;
+        const char *names;
+    };
+    const std::vector<Bad> bad = {
+        {"struct_size of no version", [](asyncgemm_matmul_desc_t &d) { d.struct_size = 16; }, invalid,
+         "desc->struct_size"},
+        {"lda one short", [](asyncgemm_matmul_desc_t &d) { d.lda -= 1; }, invalid, "desc->lda"},
+        {"bias NULL with PER_COL", [](asyncgemm_matmul_desc_t &d) { d.bias_mode = ASYNCGEMM_BIAS_PER_COL; }, invalid,
+         "desc->bias"},
+        {"unknown activation", [](asyncgemm_matmul_desc_t &d) { d.activation = static_cast<asyncgemm_activation_t>(9); },
+         invalid, "desc->activation"},
+        {"a scale of 16-bit A", [](asyncgemm_matmul_desc_t &d) { d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR; }, invalid,
+         "desc->scale_mode_a"},
+        {"bf16 bias of f16 D",
+         [&](asyncgemm_matmul_desc_t &d) {
+             d.bias_mode = ASYNCGEMM_BIAS_PER_ROW, d.bias = buffers.c.get(), d.type_bias = ASYNCGEMM_R_16BF;
+         },
+         unsupported, "desc->type_bias"},
+        {"a bias", [&](asyncgemm_matmul_desc_t &d) { d.bias_mode = ASYNCGEMM_BIAS_PER_ROW, d.bias = buffers.c.get(); },
+         unsupported, "desc->bias_mode"},
+        {"GELU", [](asyncgemm_matmul_desc_t &d) { d.activation = ASYNCGEMM_ACT_GELU_ERF; }, unsupported,
+         "desc->activation"},
+        {"e4m3 inputs", [](asyncgemm_matmul_desc_t &d) { d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3; }, unsupported,
+         "desc->type_a"},
+    };
+    for (const Bad &b : bad) {
+        INFO(b.what);
+        asyncgemm_matmul_desc_t desc = valid;
+        b.spoil(desc);
+        const asyncgemm_status_t status = asyncgemm_matmul(args.handle, &desc, nullptr);
+        CHECK(std::string(asyncgemm_status_string(status)) == std::string(asyncgemm_status_string(b.expected)));
+        CHECK(check_last_error({b.names}) == "");
+        CHECK(buffers.d_untouched() == "");
+    }
+    CHECK(asyncgemm_matmul(args.handle, nullptr, nullptr) == invalid);
+    CHECK(check_last_error({"desc"}) == "");
+    CHECK(asyncgemm_matmul(nullptr, &valid, nullptr) == invalid);
+    CHECK(check_last_error({"handle"}) == "");
 }
 
 }  // TEST_SUITE("gemm_errors")

@@ -1,0 +1,136 @@
+// asyncgemm_matmul's descriptor (version 0.2 of the C API): its size and unknown fields, its fields
+// named "desc->...", the epilogue's and the scales' checks, and the version 0 calls as descriptors.
+#include <doctest/doctest.h>
+
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "plan/gemm_args.h"
+#include "plan/matmul_desc.h"
+
+using namespace asyncgemm;
+using namespace asyncgemm::plan;
+
+namespace {
+
+const void *at(uintptr_t address) { return reinterpret_cast<const void *>(address); }
+
+// A valid row-major bf16 descriptor: D(8x6) = A(8x4) B(4x6).
+asyncgemm_matmul_desc_t valid_desc() {
+    asyncgemm_matmul_desc_t d = default_matmul_desc();
+    d.m = 8, d.n = 6, d.k = 4;
+    d.a = at(0x100000), d.type_a = ASYNCGEMM_R_16BF, d.lda = 4;
+    d.b = at(0x200000), d.type_b = ASYNCGEMM_R_16BF, d.ldb = 6;
+    d.d = const_cast<void *>(at(0x300000)), d.type_d = ASYNCGEMM_R_16BF, d.ldd = 6;
+    return d;
+}
+
+// The status and message of the descriptor's checks and validate(), or SUCCESS and "".
+std::pair<asyncgemm_status_t, std::string> outcome(const asyncgemm_matmul_desc_t *desc) {
+    try {
+        validate(matmul_args(desc));
+        return {ASYNCGEMM_STATUS_SUCCESS, ""};
+    } catch (const Error &e) {
+        return {e.status(), e.what()};
+    }
+}
+
+void check_refused(const asyncgemm_matmul_desc_t &desc, asyncgemm_status_t status, const char *text) {
+    const auto [got, message] = outcome(&desc);
+    CHECK(got == status);
+    CHECK_MESSAGE(message.find(text) != std::string::npos, message);
+}
+
+}  // namespace
+
+TEST_CASE("matmul_desc: init sets struct_size, one batch, alpha 1 and AUTO, every other field zero") {
+    const asyncgemm_matmul_desc_t d = default_matmul_desc();
+    CHECK(d.struct_size == sizeof(asyncgemm_matmul_desc_t));
+    CHECK(d.batch_count == 1);
+    CHECK(d.alpha == 1.0f);
+    CHECK(d.beta == 0.0f);
+    CHECK(d.algo == ASYNCGEMM_ALGO_AUTO);
+    CHECK(d.bias_mode == ASYNCGEMM_BIAS_NONE);
+    CHECK(d.activation == ASYNCGEMM_ACT_NONE);
+    CHECK(d.bias == nullptr);
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);  // m = n = 0: nothing to do
+    CHECK(outcome(nullptr).first == ASYNCGEMM_STATUS_INVALID_VALUE);
+}
+
+TEST_CASE("matmul_desc: its fields become the call's arguments, named desc->") {
+    asyncgemm_matmul_desc_t d = valid_desc();
+    d.batch_count = 3, d.stride_a = 32, d.stride_b = 24, d.stride_d = 48;
+    d.beta = 0.5f, d.c = at(0x400000), d.type_c = ASYNCGEMM_R_16BF, d.ldc = 6, d.stride_c = 0;
+    const GemmArgs g = matmul_args(&d);
+    CHECK(g.m == 8);
+    CHECK(g.batch_count == 3);
+    CHECK(g.stride_b == 24);
+    CHECK(g.c == d.c);
+    CHECK(g.beta == 0.5f);
+    CHECK(std::string(g.names) == "desc->");
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
+    d.lda = 3;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->lda");
+    d = valid_desc(), d.c = nullptr, d.beta = 1.0f;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->c is NULL but desc->beta != 0");
+}
+
+TEST_CASE("matmul_desc: a struct_size of no version, or fields this version does not know, are refused") {
+    asyncgemm_matmul_desc_t d = valid_desc();
+    d.struct_size = sizeof d - 8;  // an older, smaller descriptor than version 0.2's
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->struct_size");
+    d.struct_size = 0;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->struct_size");
+    d.struct_size = size_t{1} << 20;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->struct_size");
+    // A later version's descriptor: its extra fields zero are accepted, non-zero refused.
+    std::vector<unsigned char> later(sizeof d + 24, 0);
+    asyncgemm_matmul_desc_t base = valid_desc();
+    base.struct_size = later.size();
+    memcpy(later.data(), &base, sizeof base);
+    CHECK(outcome(reinterpret_cast<const asyncgemm_matmul_desc_t *>(later.data())).first == ASYNCGEMM_STATUS_SUCCESS);
+    later[sizeof d + 5] = 1;
+    const auto [status, message] = outcome(reinterpret_cast<const asyncgemm_matmul_desc_t *>(later.data()));
+    CHECK(status == ASYNCGEMM_STATUS_INVALID_VALUE);
+    CHECK_MESSAGE(message.find("does not know") != std::string::npos, message);
+}
+
+TEST_CASE("matmul_desc: the epilogue's and the scales' fields are checked and named") {
+    asyncgemm_matmul_desc_t d = valid_desc();
+    d.bias_mode = static_cast<asyncgemm_bias_t>(3);
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->bias_mode: unknown value 3");
+    d = valid_desc(), d.activation = static_cast<asyncgemm_activation_t>(9);
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->activation: unknown value 9");
+    d = valid_desc(), d.scale_mode_b = static_cast<asyncgemm_scale_t>(5);
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->scale_mode_b");
+    d = valid_desc(), d.bias_mode = ASYNCGEMM_BIAS_PER_COL;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->bias: NULL with bias_mode PER_COL");
+    d.bias = at(0x500001), d.type_bias = ASYNCGEMM_R_32F;
+    check_refused(d, ASYNCGEMM_STATUS_MISALIGNED, "desc->bias is not aligned");
+    d.bias = at(0x500000), d.stride_bias = -1;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->stride_bias");
+    d.stride_bias = 0, d.type_bias = static_cast<asyncgemm_dtype_t>(7);
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_bias");
+    d.type_bias = ASYNCGEMM_R_16F;  // D is bf16: neither D's type nor f32
+    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->type_bias");
+    d = valid_desc(), d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->scale_mode_a: scales are for 8-bit inputs");
+    d = valid_desc(), d.type_d = ASYNCGEMM_R_8F_E4M3;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_d: 8-bit floats are inputs only");
+}
+
+TEST_CASE("matmul_desc: what this version does not compute yet is NOT_SUPPORTED, named") {
+    asyncgemm_matmul_desc_t d = valid_desc();
+    d.bias_mode = ASYNCGEMM_BIAS_PER_ROW, d.bias = at(0x500000), d.type_bias = ASYNCGEMM_R_32F;
+    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->bias_mode");
+    d = valid_desc(), d.activation = ASYNCGEMM_ACT_GELU_TANH;
+    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->activation");
+    d = valid_desc(), d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR;
+    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->type_a: 8-bit float inputs (e4m3)");
+    // Empty problems succeed whatever they ask of the epilogue, as they do of the matrices.
+    d = valid_desc(), d.m = 0, d.activation = ASYNCGEMM_ACT_SILU;
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
+}
