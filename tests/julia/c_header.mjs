@@ -1,16 +1,19 @@
 // A small reader of a C header as a C compiler would see it (not as C++): enough preprocessor to
-// pick the active lines and expand object-like macros, then the typedefs (enums, pointers to
-// structs, aliases) and function prototypes at file scope. What it cannot read it throws on,
+// pick the active lines and expand object-like macros, then the typedefs (enums, structs, pointers
+// to structs, aliases) and function prototypes at file scope. What it cannot read it throws on,
 // so a header that outgrows it fails the check instead of passing it unread.
 import { readFileSync } from 'node:fs';
 
 // { functions: Map name -> { line, returns, params: [{ name, type, spelling }] },
-//   enums: Map typedef name -> { line, members: Map name -> value } }.
+//   enums: Map typedef name -> { line, members: Map name -> value },
+//   structs: Map typedef name -> the struct's type }.
 // A type is { kind: 'int', bits, signed } | { kind: 'float', bits } | { kind: 'char' } |
-// { kind: 'void' } | { kind: 'opaque' } | { kind: 'pointer', to: type }, plus enum: name for enums.
+// { kind: 'void' } | { kind: 'opaque' } | { kind: 'pointer', to: type } |
+// { kind: 'struct', name, line, members: [{ name, type, spelling, line, offset }], size, align },
+// plus enum: name for enums. A struct's offsets, size and alignment are x86-64's (layoutOf).
 export function readHeader(file) {
     const tokens = expandMacros(preprocess(tokenize(readFileSync(file, 'utf8'), file), file));
-    const header = { functions: new Map(), enums: new Map() };
+    const header = { functions: new Map(), enums: new Map(), structs: new Map() };
     const typedefs = new Map();
     for (const statement of statements(tokens, file)) {
         if (statement[0].text === 'typedef') {
@@ -212,8 +215,76 @@ function readTypedef(statement, header, typedefs, file) {
         typedefs.set(name, { kind: 'int', bits: 32, signed: true, enum: name });
         return;
     }
+    if (statement[1].text === 'struct' && statement.some((token) => token.text === '{')) {
+        // typedef struct [tag] { members } name;
+        const open = statement.findIndex((token) => token.text === '{');
+        const close = statement.findIndex((token) => token.text === '}');
+        if (open > 3 || close !== statement.length - 2 || statement.at(-1).kind !== 'identifier') {
+            throw new Error(`${where}: cannot read struct ${name}`);
+        }
+        const type = structType(name, statement[0].line, structMembers(statement.slice(open + 1, close), typedefs, file));
+        header.structs.set(name, type);
+        typedefs.set(name, type);
+        return;
+    }
     typedefs.set(name, cType(statement.slice(1, -1), typedefs, where));
 }
+
+// `type name;`, `type name1, *name2;`, ...: one entry per declarator, in order. A declarator is
+// its stars and a name (each declarator its own stars, as in `const void *a, *b;`); arrays,
+// bit-fields and function pointers are outside what the public header needs.
+function structMembers(tokens, typedefs, file) {
+    const members = [];
+    for (const declaration of split(tokens, ';')) {
+        if (declaration.length === 0) continue;  // after the last `;`
+        const where = `${file}:${declaration[0].line}`;
+        const unreadable = () => { throw new Error(`${where}: cannot read the struct member \`${spell(declaration)}\``); };
+        const [first, ...others] = split(declaration, ',');
+        // The first declarator's stars and name end the base type's words.
+        let start = first.length - 1;
+        if (start < 1 || first[start].kind !== 'identifier') unreadable();
+        while (start > 0 && (first[start - 1].text === '*' || first[start - 1].text === 'const')) start--;
+        const base = first.slice(0, start);
+        if (base.length === 0 || base.some((token) => token.text === '*')) unreadable();
+        for (const declarator of [first.slice(start), ...others]) {
+            const name = declarator.at(-1);
+            const stars = declarator.slice(0, -1);
+            if (name?.kind !== 'identifier' || stars.some((token) => token.text !== '*' && token.text !== 'const')) unreadable();
+            const typeTokens = [...base, ...stars];
+            members.push({ name: name.text, type: cType(typeTokens, typedefs, where), spelling: spell(typeTokens),
+                           line: name.line });
+        }
+    }
+    return members;
+}
+
+// A struct of these members as x86-64 lays it out: each at the next multiple of its alignment,
+// the size rounded up to the largest alignment.
+function structType(name, line, members) {
+    let offset = 0, align = 1;
+    const where = (member) => `struct ${name} member ${member.name}`;
+    for (const member of members) {
+        const layout = layoutOf(member.type, where(member));
+        member.offset = roundUp(offset, layout.align);
+        offset = member.offset + layout.size;
+        align = Math.max(align, layout.align);
+    }
+    return { kind: 'struct', name, line, members, size: roundUp(offset, align), align };
+}
+
+// { size, align } in bytes of a complete type on x86-64 (System V): int and enums 4, int64_t and
+// size_t 8, float 4, double 8, pointers 8, char 1, structs as structType lays them out.
+export function layoutOf(type, what = 'a type') {
+    switch (type.kind) {
+    case 'int': case 'float': return { size: type.bits / 8, align: type.bits / 8 };
+    case 'pointer': return { size: 8, align: 8 };
+    case 'char': return { size: 1, align: 1 };
+    case 'struct': return { size: type.size, align: type.align };
+    default: throw new Error(`${what}: ${type.kind} has no size`);
+    }
+}
+
+const roundUp = (n, multiple) => Math.ceil(n / multiple) * multiple;
 
 // NAME [= integer], ... with C's implicit values: 0 first, then one more than the member before.
 function enumMembers(tokens, where) {

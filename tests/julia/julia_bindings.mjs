@@ -1,6 +1,6 @@
 // What Julia source says about the C API, read from tree-sitter-julia's tree: every foreign call
-// (ccall, @ccall and macros named *_ccall such as @gcsafe_ccall) and every enumeration
-// (@enum and `const ASYNCGEMM_... = value`).
+// (ccall, @ccall and macros named *_ccall such as @gcsafe_ccall), every enumeration
+// (@enum and `const ASYNCGEMM_... = value`) and every struct (whose fields may mirror a C struct).
 
 // [{ line, symbol, returns, args: [{ name, type }] }]: types are Julia type nodes; symbol is null
 // (with `why`) when the call's target is not a literal function name.
@@ -29,6 +29,31 @@ export function enumerations(tree) {
         }
     });
     return enums;
+}
+
+// [{ line, name, fields: [{ line, name, type (type node, or null when untyped) }] }] for every
+// struct and mutable struct, @kwdef ones included; name is null for a parametric struct, which
+// mirrors no C struct. Inner constructors and docstrings are not fields.
+export function structures(tree) {
+    const structs = [];
+    walk(tree.rootNode, (node) => {
+        if (node.type !== 'struct_definition') return;
+        const head = node.namedChildren.find((child) => child.type === 'type_head').namedChild(0);
+        // `S <: Super`: the name is on the left.
+        const named = head.type === 'binary_expression' ? head.namedChild(0) : head;
+        const fields = [];
+        for (const child of node.namedChildren) {
+            // @kwdef's `name::Type = default` declares the field on the left.
+            const field = child.type === 'assignment' ? child.namedChild(0) : child;
+            if (field.type === 'typed_expression' && field.namedChild(0).type === 'identifier') {
+                fields.push({ line: line(field), name: field.namedChild(0).text, type: field.namedChild(1) });
+            } else if (field.type === 'identifier') {
+                fields.push({ line: line(field), name: field.text, type: null });
+            }
+        }
+        structs.push({ line: line(node), name: named.type === 'identifier' ? named.text : null, fields });
+    });
+    return structs;
 }
 
 function walk(node, visit) {
