@@ -186,7 +186,6 @@ GemmCall GemmProblem::call() const {
 
 namespace {
 
-// The API call with `x`'s arguments: asyncgemm_gemm, or its strided-batched form.
 // The call through asyncgemm_matmul: its descriptor, every 0.2 field at its default.
 asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cudaStream_t stream) {
     asyncgemm_matmul_desc_t desc;
@@ -202,6 +201,7 @@ asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cud
     return asyncgemm_matmul(handle, &desc, stream);
 }
 
+// The API call with `x`'s arguments: asyncgemm_matmul, asyncgemm_gemm, or its strided-batched form.
 asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, const GemmCase &gemm_case,
                             cudaStream_t stream) {
     if (gemm_case.via_matmul) return call_matmul(handle, x, stream);
