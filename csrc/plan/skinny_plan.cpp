@@ -14,20 +14,19 @@ size_t kernel_table_index(int skinny_kernel) {
 
 }  // namespace
 
-bool skinny_serves(const Handle &handle, const GemmParams &params) {
-    if (!handle.family_available(Family::Skinny)) return false;
+std::optional<SkinnyParams> skinny_plan(const Handle &handle, const GemmParams &params) {
+    if (!handle.family_available(Family::Skinny)) return std::nullopt;
     const std::optional<SkinnyParams> view = skinny::skinny_view(params);
-    if (!view) return false;
+    if (!view) return std::nullopt;
     const int kernel = skinny::kernel_index(params.type_ab, skinny::smalls_tile(view->smalls));
-    return kernel >= 0 && handle.kernel_available(kernel_table_index(kernel));
+    if (kernel < 0 || !handle.kernel_available(kernel_table_index(kernel))) return std::nullopt;
+    return view;
 }
 
-void launch_skinny(const Handle &handle, const GemmParams &params, int splits, void *stream) {
-    std::optional<SkinnyParams> view = skinny::skinny_view(params);
-    if (!view) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "launch_skinny: the skinny family does not serve the problem");
-    SkinnyParams s = *view;
+void launch_skinny(const Handle &handle, const SkinnyParams &view, int32_t type_ab, int splits, void *stream) {
+    SkinnyParams s = view;
     const int want = splits > 0 ? splits : skinny::splits_for(s, handle.device().sm_count);
-    const skinny::Launch launch = skinny::prepare_launch(s, params.type_ab, want);
+    const skinny::Launch launch = skinny::prepare_launch(s, type_ab, want);
     if (launch.kernel < 0 || !handle.kernel_available(kernel_table_index(launch.kernel)))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "the skinny family has no kernel for the problem on " + handle.device().name);
     const auto run = [&](const SkinnyParams &p, const skinny::Launch &l) {
@@ -44,8 +43,8 @@ void launch_skinny(const Handle &handle, const GemmParams &params, int splits, v
         });
     if (ran) return;
     // Captured without a workspace: unsplit.
-    SkinnyParams unsplit = *view;
-    run(unsplit, skinny::prepare_launch(unsplit, params.type_ab, 1));
+    SkinnyParams unsplit = view;
+    run(unsplit, skinny::prepare_launch(unsplit, type_ab, 1));
 }
 
 }  // namespace asyncgemm::plan

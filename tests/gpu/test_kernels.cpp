@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,17 @@ std::vector<std::string> run_auto(const GemmCase &c, Rng &rng, cudaStream_t stre
     return launched;
 }
 
+// The verdict on a forced run of `c`: D right, nothing refused, and kernel `name` alone launched.
+void check_ran_alone(const char *name, const GemmCase &c, int splits, const std::string &failure, bool refused,
+                     const std::vector<std::string> &launched) {
+    CAPTURE(c.describe());
+    CAPTURE(splits);
+    CHECK_MESSAGE(failure == "", failure);
+    CHECK_FALSE(refused);
+    REQUIRE(!launched.empty());
+    for (const std::string &ran : launched) CHECK(ran == name);
+}
+
 // Runs `c` through kernel `k` forced with `splits` and checks D and that k alone ran.
 void check_forced(const Forced &k, const GemmCase &c, int splits, Rng &rng, cudaStream_t stream) {
     std::vector<std::string> launched;
@@ -180,12 +192,7 @@ void check_forced(const Forced &k, const GemmCase &c, int splits, Rng &rng, cuda
     handle().set_math_mode(math);
     const std::string failure = run_traced(enter, c, rng, stream, math, &refused, launched);
     handle().set_math_mode(ASYNCGEMM_MATH_DEFAULT);
-    CAPTURE(c.describe());
-    CAPTURE(splits);
-    CHECK_MESSAGE(failure == "", failure);
-    CHECK_FALSE(refused);
-    REQUIRE(!launched.empty());
-    for (const std::string &name : launched) CHECK(name == k.name);
+    check_ran_alone(k.name, c, splits, failure, refused, launched);
 }
 
 // The skinny family's problems for a kernel of `smalls` small rows: a side of (smalls / 2, smalls]
@@ -235,18 +242,13 @@ void check_skinny(const ag::skinny::KernelInfo &k, const GemmCase &c, int splits
         const ag::plan::GemmArgs args = args_of(call);
         ag::plan::validate(args);
         const ag::GemmParams params = ag::plan::canonicalize(args);
-        if (!ag::plan::skinny_serves(handle(), params))
-            ag::fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "the skinny family does not serve " + c.describe());
-        ag::plan::launch_skinny(handle(), params, splits, stream);
+        const std::optional<ag::SkinnyParams> view = ag::plan::skinny_plan(handle(), params);
+        if (!view) ag::fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "the skinny family does not serve " + c.describe());
+        ag::plan::launch_skinny(handle(), *view, params.type_ab, splits, stream);
     };
     bool refused = false;
     const std::string failure = run_traced(enter, c, rng, stream, ASYNCGEMM_MATH_DEFAULT, &refused, launched);
-    CAPTURE(c.describe());
-    CAPTURE(splits);
-    CHECK_MESSAGE(failure == "", failure);
-    CHECK_FALSE(refused);
-    REQUIRE(!launched.empty());
-    for (const std::string &name : launched) CHECK(name == k.name);
+    check_ran_alone(k.name, c, splits, failure, refused, launched);
 }
 
 }  // namespace
