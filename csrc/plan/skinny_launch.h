@@ -27,8 +27,9 @@ constexpr bool rows_aligned16(uint64_t address, int64_t ld, int64_t stride) {
 
 // The skinny view of canonical problem `p` (skinny_params.h), splits 1 and the tile fields unset,
 // when the family serves it: f16 or bf16 A and B with a product (k > 0, alpha != 0), one side of at
-// most kMaxSmalls whose other operand, the large one, is K-major with 16-byte aligned rows; X's rows
-// 16-byte vectors or, up to 16 small rows, any layout.  With both sides small, the smaller is.
+// most kMaxSmalls whose other operand, the large one, has 16-byte aligned rows in either major; X's
+// rows 16-byte vectors or, for 8 small rows and a K-major L, any layout.  With both sides small, the
+// smaller is.
 inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
     if ((p.type_ab != kF16 && p.type_ab != kBF16) || p.k < 1 || p.alpha == 0.f || p.m < 1 || p.n < 1)
         return std::nullopt;
@@ -45,23 +46,23 @@ inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
         s.stride_d = p.stride_d;
         if (small_m) {
             // out[s][r] = D[s][r]: X = A (m x k), L = B's columns.
-            if (!p.b_k_major || !rows_aligned16(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b)) return std::nullopt;
+            if (!rows_aligned16(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b)) return std::nullopt;
             s.smalls = p.m, s.rows = p.n;
-            s.large = p.b, s.ld_large = p.ldb, s.stride_large = p.stride_b;
+            s.large = p.b, s.ld_large = p.ldb, s.stride_large = p.stride_b, s.large_k_major = p.b_k_major;
             s.small = p.a, s.stride_small = p.stride_a;
             s.small_s = p.a_k_major ? p.lda : 1, s.small_k = p.a_k_major ? 1 : p.lda;
             s.c_s = p.ldc, s.c_r = 1, s.d_s = p.ldd, s.d_r = 1;
         } else {
             // out[s][r] = D[r][s]: X = B's columns (k x n), L = A.
-            if (!p.a_k_major || !rows_aligned16(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a)) return std::nullopt;
+            if (!rows_aligned16(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a)) return std::nullopt;
             s.smalls = p.n, s.rows = p.m;
-            s.large = p.a, s.ld_large = p.lda, s.stride_large = p.stride_a;
+            s.large = p.a, s.ld_large = p.lda, s.stride_large = p.stride_a, s.large_k_major = p.a_k_major;
             s.small = p.b, s.stride_small = p.stride_b;
             s.small_s = p.b_k_major ? p.ldb : 1, s.small_k = p.b_k_major ? 1 : p.ldb;
             s.c_s = 1, s.c_r = p.ldc, s.d_s = 1, s.d_r = p.ldd;
         }
         s.small_vector = s.small_k == 1 && rows_aligned16(reinterpret_cast<uintptr_t>(s.small), s.small_s, s.stride_small);
-        if (!s.small_vector && !shape_for(smalls_tile(s.smalls)).strided) return std::nullopt;
+        if (!s.small_vector && !shape_for(smalls_tile(s.smalls), s.large_k_major != 0).strided) return std::nullopt;
         return s;
     };
     const bool m_fits = p.m <= kMaxSmalls, n_fits = p.n <= kMaxSmalls;
@@ -80,7 +81,7 @@ struct Launch {
 // The split the family takes on a GPU of sm_count SMs: enough blocks for kBlocksPerSm on every SM
 // where the row blocks alone leave some idle; never with batches.
 constexpr int splits_for(const SkinnyParams &s, int sm_count) {
-    const Shape shape = shape_for(smalls_tile(s.smalls));
+    const Shape shape = shape_for(smalls_tile(s.smalls), s.large_k_major != 0);
     if (s.batch_count > 1) return 1;
     const int64_t row_blocks = (s.rows + block_rows(shape) - 1) / block_rows(shape);
     const int64_t chunks = (s.k + chunk_k(shape) - 1) / chunk_k(shape);
@@ -93,8 +94,8 @@ constexpr int splits_for(const SkinnyParams &s, int sm_count) {
 inline Launch prepare_launch(SkinnyParams &s, int32_t type_ab, int splits) {
     const Launch none{-1, 0, 0, 0, {0, 0}};
     const int smalls = smalls_tile(s.smalls);
-    const int kernel = kernel_index(type_ab, smalls);
-    const Shape shape = shape_for(smalls);
+    const int kernel = kernel_index(type_ab, smalls, s.large_k_major != 0);
+    const Shape shape = shape_for(smalls, s.large_k_major != 0);
     const int64_t row_blocks = (s.rows + block_rows(shape) - 1) / block_rows(shape);
     const int64_t chunks = (s.k + chunk_k(shape) - 1) / chunk_k(shape);
     if (kernel < 0 || row_blocks > kMaxGridX || chunks > kMaxSlices) return none;

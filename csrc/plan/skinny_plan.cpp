@@ -18,7 +18,8 @@ std::optional<SkinnyParams> skinny_plan(const Handle &handle, const GemmParams &
     if (!handle.family_available(Family::Skinny)) return std::nullopt;
     const std::optional<SkinnyParams> view = skinny::skinny_view(params);
     if (!view) return std::nullopt;
-    const int kernel = skinny::kernel_index(params.type_ab, skinny::smalls_tile(view->smalls));
+    const int kernel =
+        skinny::kernel_index(params.type_ab, skinny::smalls_tile(view->smalls), view->large_k_major != 0);
     if (kernel < 0 || !handle.kernel_available(kernel_table_index(kernel))) return std::nullopt;
     return view;
 }

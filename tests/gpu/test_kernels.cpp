@@ -195,12 +195,13 @@ void check_forced(const Forced &k, const GemmCase &c, int splits, Rng &rng, cuda
     check_ran_alone(k.name, c, splits, failure, refused, launched);
 }
 
-// The skinny family's problems for a kernel of `smalls` small rows: a side of (smalls / 2, smalls]
-// columns, as m (D's rows; the large operand B, K-major) and as n (the large operand A), X read as
-// vectors and, where the kernel reads them so, element by element; tails of every dimension, K not a
-// multiple of 8, in-place C, each output type, a batch with the large operand broadcast.
+// The skinny family's problems for a kernel of `smalls` small rows and its major of the large
+// operand: a side of (smalls / 2, smalls] columns, as m (D's rows; the large operand B) and as n (the
+// large operand A), X read as vectors and, where the kernel reads them so, element by element; tails
+// of every dimension, K not a multiple of 8, in-place C, each output type, a batch with the large
+// operand broadcast.
 std::vector<GemmCase> skinny_cases(const ag::skinny::KernelInfo &k, Rng &rng) {
-    const bool strided = ag::skinny::shape_for(k.smalls).strided;
+    const bool strided = ag::skinny::shape_for(k.smalls, k.l_k_major).strided;
     const asyncgemm_dtype_t outputs[] = {ASYNCGEMM_R_32F, ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF};
     std::vector<GemmCase> cases;
     for (int i = 0; i < 6; ++i) {
@@ -215,10 +216,17 @@ std::vector<GemmCase> skinny_cases(const ag::skinny::KernelInfo &k, Rng &rng) {
         c.m = small_m ? small : large;
         c.n = small_m ? large : small;
         c.k = uniform(rng, 1, 1100);
-        // The large operand K-major; X (A for small m, B for small n) K-major where it is read as
-        // vectors, else MN-major (read an element at a time, K strided).
-        c.op_a = small_m && !x_vectors ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
-        c.op_b = !small_m && !x_vectors ? ASYNCGEMM_OP_N : ASYNCGEMM_OP_T;
+        // The large operand of the kernel's major (row-major B K-major with op T, A K-major with op
+        // N); X (A for small m, B for small n) K-major where it is read as vectors, else MN-major
+        // (read an element at a time, K strided).
+        const bool x_k_major = x_vectors;
+        if (small_m) {
+            c.op_a = x_k_major ? ASYNCGEMM_OP_N : ASYNCGEMM_OP_T;
+            c.op_b = k.l_k_major ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+        } else {
+            c.op_a = k.l_k_major ? ASYNCGEMM_OP_N : ASYNCGEMM_OP_T;
+            c.op_b = x_k_major ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+        }
         c.c_source = i == 1 ? CSource::SameAsD : CSource::Buffer;
         c.alpha = 0.75f;
         c.beta = i == 2 ? 0.0f : -1.5f;
@@ -310,7 +318,11 @@ TEST_CASE("AUTO gives a GEMM with a side of at most 32 to the skinny family") {
     solve.op_a = ASYNCGEMM_OP_T, solve.op_b = ASYNCGEMM_OP_N;
     solve.type_cd = ASYNCGEMM_R_32F;
     solve.m = 3000, solve.n = 12, solve.k = 1500;
-    for (const GemmCase &c : {decode, solve}) {
+    GemmCase dense = decode;  // column-major y = W*x, W stored out x in (MN-major in the product)
+    dense.order = ASYNCGEMM_ORDER_COL;
+    dense.op_a = dense.op_b = ASYNCGEMM_OP_N;
+    dense.m = 2000, dense.n = 4, dense.k = 1000;
+    for (const GemmCase &c : {decode, solve, dense}) {
         CAPTURE(c.describe());
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
         REQUIRE(launched.size() == 1);

@@ -18,14 +18,16 @@ constexpr int kH100Sms = 132;
 }  // namespace
 
 TEST_CASE("skinny: every block shape covers its small rows with whole mma tiles and 8 warps") {
-    for (int smalls : {8, 16}) {
-        const skinny::Shape s = skinny::shape_for(smalls);
-        CHECK(s.row_warps * s.k_warps == skinny::kWarps);
-        CHECK(skinny::block_rows(s) >= 2 * smalls);  // X at most half of L's bytes per block
-        CHECK(skinny::chunk_k(s) % skinny::kStepK == 0);
-        CHECK(skinny::kernel_index(asyncgemm::kBF16, smalls) >= 0);
-        CHECK(skinny::kernel_index(asyncgemm::kF16, smalls) >= 0);
-    }
+    for (int smalls : {8, 16})
+        for (bool l_k_major : {true, false}) {
+            const skinny::Shape s = skinny::shape_for(smalls, l_k_major);
+            CHECK(s.row_warps * s.k_warps == skinny::kWarps);
+            CHECK(skinny::block_rows(s) >= 2 * smalls);  // X at most half of L's bytes per block
+            CHECK(skinny::chunk_k(s) % s.step_k == 0);
+            CHECK(s.rows_per_warp == (l_k_major ? 16 : 64));  // one m16n8k16, or four
+            CHECK(skinny::kernel_index(asyncgemm::kBF16, smalls, l_k_major) >= 0);
+            CHECK(skinny::kernel_index(asyncgemm::kF16, smalls, l_k_major) >= 0);
+        }
     CHECK(skinny::smalls_tile(1) == 8);
     CHECK(skinny::smalls_tile(9) == 16);
     CHECK(skinny::smalls_tile(16) == 16);
@@ -44,7 +46,7 @@ TEST_CASE("skinny: y = x W^T with one token is a small m over W's rows, split in
     asyncgemm::SkinnyParams s = *view;
     CHECK(skinny::splits_for(s, kH100Sms) == 2);  // 128 row blocks of 32 rows, 264 block slots
     const skinny::Launch launch = skinny::prepare_launch(s, p.type_ab, 2);
-    CHECK(launch.kernel == skinny::kernel_index(asyncgemm::kBF16, 8));
+    CHECK(launch.kernel == skinny::kernel_index(asyncgemm::kBF16, 8, true));
     CHECK(launch.grid_x == 128);
     CHECK(launch.grid_y == 2);
     CHECK(launch.grid_z == 1);
@@ -76,8 +78,13 @@ TEST_CASE("skinny: what the family does not serve") {
     wide.m = 17;  // no side of at most 16
     CHECK_FALSE(served(wide));
     GemmParams mn_major = p;
-    mn_major.b_k_major = false;  // the large operand must be K-major
-    CHECK_FALSE(served(mn_major));
+    mn_major.b_k_major = false;  // an MN-major large operand: y = W*x of column-major W
+    mn_major.ldb = 4096;
+    CHECK(served(mn_major));
+    CHECK(skinny::skinny_view(mn_major)->large_k_major == 0);
+    GemmParams mn_strided = mn_major;
+    mn_strided.m = 8, mn_strided.a_k_major = false;  // X read an element at a time: K-major L alone
+    CHECK_FALSE(served(mn_strided));
     GemmParams unaligned = p;
     unaligned.ldb = 4097;  // rows of the large operand off 16 bytes
     CHECK_FALSE(served(unaligned));

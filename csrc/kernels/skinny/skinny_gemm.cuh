@@ -37,6 +37,9 @@
 namespace asyncgemm::skinny {
 namespace {
 
+// Elements of K a step of the K-major walk takes (multiply_chunk and multiply_chunk_checked).
+constexpr int kStepK = shape_for(8, true).step_k;
+
 // Elements row[k * stride], row[(k + 1) * stride], ... of the 8 from k, as the 16-byte vector a step
 // multiplies: zero from k_end on, where nothing is read.
 template <typename T>
@@ -106,72 +109,174 @@ __device__ __forceinline__ void multiply_chunk_checked(float (&acc)[Tiles][4], c
     }
 }
 
-template <typename T, int Smalls>
+// The K-major walk: the warp's 16 rows over its chunks of the block's K range, its sums written to
+// `sums` (small row s, row r of the block at s * Stride + r).
+template <typename T, int Smalls, int Stride>
+__device__ __forceinline__ void walk_k_major(const SkinnyParams &p, int64_t batch, int64_t row0, int row_warp,
+                                             int k_warp, int64_t first_chunk, int64_t end_chunk, float *sums) {
+    constexpr Shape S = shape_for(Smalls, true);
+    constexpr int kTiles = S.smalls / 8;
+    constexpr int kChunk = chunk_k(S);
+    const int lane = static_cast<int>(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+    // Rows past the end (of a last row block) and small rows past the end (of a tile) read the last
+    // one instead: finite values, computed and never stored.
+    const int64_t lane_row = row0 + S.rows_per_warp * row_warp + g;
+    const int64_t r0 = min(lane_row, p.rows - 1), r1 = min(lane_row + 8, p.rows - 1);
+    const int64_t whole_chunks = p.k / kChunk;
+    const T *large = static_cast<const T *>(p.large) + batch * p.stride_large;
+    const T *const l0 = large + r0 * p.ld_large;
+    const T *const l1 = large + r1 * p.ld_large;
+    const T *small = static_cast<const T *>(p.small) + batch * p.stride_small;
+    const T *x[kTiles];
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j) x[j] = small + min(static_cast<int64_t>(8 * j + g), p.smalls - 1) * p.small_s;
+
+    float acc[kTiles][4] = {};
+    const auto walk = [&](auto vec) {
+        constexpr bool kVec = decltype(vec)::value;
+        for (int64_t c = first_chunk + k_warp; c < end_chunk; c += S.k_warps) {
+            const int64_t k = c * kChunk + 8 * t;
+            if (kVec && c < whole_chunks) {
+                multiply_chunk<T, kTiles, S.steps>(acc, l0, l1, x, k);
+            } else {
+                multiply_chunk_checked<T, kTiles, S.steps, kVec>(acc, l0, l1, x, p.small_k, k, p.k);
+            }
+        }
+    };
+    if constexpr (S.strided) {
+        if (p.small_vector) {
+            walk(std::true_type{});
+        } else {
+            walk(std::false_type{});
+        }
+    } else {
+        walk(std::true_type{});  // the planner gives this kernel vectors alone
+    }
+    // acc[j][e] is row g + 8 (e / 2) of the warp's 16, small row 8j + 2t + e % 2.
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+            sums[(8 * j + 2 * t + e % 2) * Stride + S.rows_per_warp * row_warp + g + 8 * (e / 2)] = acc[j][e];
+}
+
+// 8 rows of an MN-major L from `rows` (16 contiguous bytes at one k), or zeros: rows_left of them
+// lie in L (from none to all), each read only then.
+template <typename T>
+__device__ __forceinline__ uint4 load_mn_rows(const T *rows, int64_t rows_left) {
+    if (rows_left >= 8) return load_streamed_16b(rows);
+    Vector<T, 8> v;
+#pragma unroll
+    for (int e = 0; e < 8; ++e) v.v[e] = e < rows_left ? rows[e] : T(0.f);
+    return *reinterpret_cast<const uint4 *>(&v);
+}
+
+// Elements k, k + 1 of a row of X (16-byte aligned, contiguous along K) as one register, zero from
+// k_end on.
+template <typename T>
+__device__ __forceinline__ uint32_t load_x_pair(const T *row, int64_t k, int64_t k_end) {
+    if (k + 2 <= k_end) return __ldg(reinterpret_cast<const uint32_t *>(row + k));
+    Vector<T, 2> v;
+    v.v[0] = k < k_end ? row[k] : T(0.f);
+    v.v[1] = T(0.f);
+    return *reinterpret_cast<const uint32_t *>(&v);
+}
+
+// prmt.b32: the 16-bit halves `lo_half` (0: low, 1: high) of a and of b, a's first.
+__device__ __forceinline__ uint32_t pair_halves(uint32_t a, uint32_t b, int lo_half) {
+    return __byte_perm(a, b, lo_half ? 0x7632 : 0x5410);
+}
+
+// The MN-major walk: lane (g, t) of the warp loads rows 8g .. 8g + 7 of the warp's 64 at K offsets
+// 2t, 2t + 1, 2t + 8 and 2t + 9 of a 16-element step.  Word j of the first two loads holds rows
+// 8g + 2j and 8g + 2j + 1 at k and k + 1; paired by halves they are the A fragment's registers 0 and 1
+// of an m16n8k16 whose logical rows g and g + 8 are those two rows (the last two loads give registers
+// 2 and 3), so the four words make four MMAs over 16 rows each, rows 8g + 2j + {0, 1} of lane group g.
+// X is read as the B fragment wants it, pairs of K.
+template <typename T, int Smalls, int Stride>
+__device__ __forceinline__ void walk_mn_major(const SkinnyParams &p, int64_t batch, int64_t row0, int row_warp,
+                                              int k_warp, int64_t first_chunk, int64_t end_chunk, float *sums) {
+    constexpr Shape S = shape_for(Smalls, false);
+    constexpr int kTiles = S.smalls / 8;
+    constexpr int kChunk = chunk_k(S);
+    const int lane = static_cast<int>(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+    const int64_t lane_row = row0 + S.rows_per_warp * row_warp + 8 * g;
+    const int64_t rows_left = p.rows - lane_row;
+    const T *large = static_cast<const T *>(p.large) + batch * p.stride_large + (rows_left > 0 ? lane_row : 0);
+    const T *small = static_cast<const T *>(p.small) + batch * p.stride_small;
+    const T *x[kTiles];
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j) x[j] = small + min(static_cast<int64_t>(8 * j + g), p.smalls - 1) * p.small_s;
+
+    float acc[4][kTiles][4] = {};
+    for (int64_t c = first_chunk + k_warp; c < end_chunk; c += S.k_warps) {
+        uint4 w[S.steps][4];
+#pragma unroll
+        for (int s = 0; s < S.steps; ++s)
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                const int64_t k = c * kChunk + S.step_k * s + 2 * t + q % 2 + 8 * (q / 2);
+                w[s][q] = k < p.k ? load_mn_rows(large + k * p.ld_large, rows_left) : make_uint4(0, 0, 0, 0);
+            }
+#pragma unroll
+        for (int s = 0; s < S.steps; ++s) {
+            const int64_t k = c * kChunk + S.step_k * s + 2 * t;
+            uint32_t b[kTiles][2];
+#pragma unroll
+            for (int n = 0; n < kTiles; ++n) b[n][0] = load_x_pair(x[n], k, p.k), b[n][1] = load_x_pair(x[n], k + 8, p.k);
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const uint32_t *lo = reinterpret_cast<const uint32_t *>(&w[s][0]);
+                const uint32_t *hi = reinterpret_cast<const uint32_t *>(&w[s][1]);
+                const uint32_t *lo8 = reinterpret_cast<const uint32_t *>(&w[s][2]);
+                const uint32_t *hi8 = reinterpret_cast<const uint32_t *>(&w[s][3]);
+                const uint32_t a[4] = {pair_halves(lo[j], hi[j], 0), pair_halves(lo[j], hi[j], 1),
+                                       pair_halves(lo8[j], hi8[j], 0), pair_halves(lo8[j], hi8[j], 1)};
+#pragma unroll
+                for (int n = 0; n < kTiles; ++n) mma_k32_bytes<T>(acc[j][n], a, b[n][0], b[n][1]);
+            }
+        }
+    }
+    // acc[j][n][e] is row 8g + 2j + e / 2 of the warp's 64, small row 8n + 2t + e % 2.
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int n = 0; n < kTiles; ++n)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                sums[(8 * n + 2 * t + e % 2) * Stride + S.rows_per_warp * row_warp + 8 * g + 2 * j + e / 2] =
+                    acc[j][n][e];
+}
+
+template <typename T, int Smalls, bool LKMajor>
 __device__ __forceinline__ void skinny_gemm(const SkinnyParams &p) {
-    constexpr Shape kShape = shape_for(Smalls);
-    constexpr int kTiles = Smalls / 8;
+    constexpr Shape kShape = shape_for(Smalls, LKMajor);
     constexpr int kRows = block_rows(kShape);
     constexpr int kTile = Smalls * kRows;  // elements of the block's output
     static_assert(kRows % 32 == 0, "rows of whole banks");
-    // Rows of the sums 4 floats past whole banks: lane (g, t) stores rows g, g + 8 of small rows 2t,
-    // 2t + 1, banks g + 8t: one wavefront per store.
-    constexpr int kStride = kRows + 4;
+    // Rows of the sums past whole banks: K-major lane (g, t) stores rows g, g + 8 of small rows 2t,
+    // 2t + 1, banks g + 8t with 4 floats of padding: one wavefront per store.  MN-major lanes store
+    // rows 8g + 2j: one float of padding makes that two wavefronts (banks 8g + 2t).
+    constexpr int kStride = kRows + (LKMajor ? 4 : 1);
     __shared__ __align__(16) float sums[kShape.k_warps][Smalls * kStride];
 
     const int thread = static_cast<int>(threadIdx.x);
-    const int warp = thread / 32, lane = thread % 32, g = lane / 4, t = lane % 4;
+    const int warp = thread / 32;
     const int row_warp = warp % kShape.row_warps, k_warp = warp / kShape.row_warps;
     const int64_t row0 = static_cast<int64_t>(blockIdx.x) * kRows;
-    // Rows past the end (of a last row block) and small rows past the end (of a tile) read the last
-    // one instead: finite values, computed and never stored.
-    const int64_t lane_row = row0 + kRowsPerWarp * row_warp + g;
-    const int64_t r0 = min(lane_row, p.rows - 1), r1 = min(lane_row + 8, p.rows - 1);
 
     constexpr int kChunk = chunk_k(kShape);
     const int64_t chunks = (p.k + kChunk - 1) / kChunk;
-    const int64_t whole_chunks = p.k / kChunk;
     const int split = static_cast<int>(blockIdx.y);
     const int64_t first_chunk = static_cast<int64_t>(split) * p.chunks_per_split;
     const int64_t end_chunk = min(chunks, first_chunk + p.chunks_per_split);
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
-        const T *large = static_cast<const T *>(p.large) + batch * p.stride_large;
-        const T *const l0 = large + r0 * p.ld_large;
-        const T *const l1 = large + r1 * p.ld_large;
-        const T *small = static_cast<const T *>(p.small) + batch * p.stride_small;
-        const T *x[kTiles];
-#pragma unroll
-        for (int j = 0; j < kTiles; ++j) x[j] = small + min(static_cast<int64_t>(8 * j + g), p.smalls - 1) * p.small_s;
-
-        float acc[kTiles][4] = {};
-        const auto walk = [&](auto vec) {
-            constexpr bool kVec = decltype(vec)::value;
-            for (int64_t c = first_chunk + k_warp; c < end_chunk; c += kShape.k_warps) {
-                const int64_t k = c * kChunk + 8 * t;
-                if (kVec && c < whole_chunks) {
-                    multiply_chunk<T, kTiles, kShape.steps>(acc, l0, l1, x, k);
-                } else {
-                    multiply_chunk_checked<T, kTiles, kShape.steps, kVec>(acc, l0, l1, x, p.small_k, k, p.k);
-                }
-            }
-        };
-        if constexpr (kShape.strided) {
-            if (p.small_vector) {
-                walk(std::true_type{});
-            } else {
-                walk(std::false_type{});
-            }
+        if constexpr (LKMajor) {
+            walk_k_major<T, Smalls, kStride>(p, batch, row0, row_warp, k_warp, first_chunk, end_chunk, sums[k_warp]);
         } else {
-            walk(std::true_type{});  // the planner gives this kernel vectors alone
+            walk_mn_major<T, Smalls, kStride>(p, batch, row0, row_warp, k_warp, first_chunk, end_chunk, sums[k_warp]);
         }
-
-        // acc[j][e] is row g + 8 (e / 2) of the warp's 16, small row 8j + 2t + e % 2.
-        float *const mine = sums[k_warp];
-#pragma unroll
-        for (int j = 0; j < kTiles; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-                mine[(8 * j + 2 * t + e % 2) * kStride + kRowsPerWarp * row_warp + g + 8 * (e / 2)] = acc[j][e];
         __syncthreads();
         // The block's tile, element i (small row i / kRows, row i % kRows of the block) at sums[0][at(i)],
         // each the sum of the k warps' in warp order.  Rolled loops from here on: the accumulators are
@@ -225,8 +330,8 @@ __device__ __forceinline__ void skinny_gemm(const SkinnyParams &p) {
 }  // namespace asyncgemm::skinny
 
 // The entry point of one line of skinny_kernels.def.
-#define ASYNCGEMM_SKINNY_KERNEL(TYPE, SMALLS)                                                                 \
+#define ASYNCGEMM_SKINNY_KERNEL(TYPE, SMALLS, L_MAJOR)                                                        \
     extern "C" __global__ void __launch_bounds__(asyncgemm::skinny::kThreads, asyncgemm::skinny::kBlocksPerSm) \
-        asyncgemm_skinny_gemm_##TYPE##_##SMALLS(const asyncgemm::SkinnyParams params) {                       \
-        asyncgemm::skinny::skinny_gemm<ASYNCGEMM_ELEMENT_##TYPE, SMALLS>(params);                             \
+        asyncgemm_skinny_gemm_##TYPE##_##SMALLS##_##L_MAJOR(const asyncgemm::SkinnyParams params) {          \
+        asyncgemm::skinny::skinny_gemm<ASYNCGEMM_ELEMENT_##TYPE, SMALLS, ASYNCGEMM_K_MAJOR_##L_MAJOR>(params); \
     }

@@ -10,9 +10,13 @@
 namespace asyncgemm {
 
 struct SkinnyParams {
-    // L[r][k] at large[batch * stride_large + r * ld_large + k]: K-major, 16-byte aligned rows.
+    // L[r][k] at large[batch * stride_large + r * ld_large + k] where large_k_major, else at
+    // large[batch * stride_large + k * ld_large + r]; 16-byte aligned rows either way.  The kernel
+    // that reads it is of that major (skinny_kernels.def).
     const void *large;
     int64_t ld_large, stride_large;
+    int32_t large_k_major;
+    int32_t reserved_large;
     // X[s][k] at small[batch * stride_small + s * small_s + k * small_k].
     const void *small;
     int64_t small_s, small_k, stride_small;

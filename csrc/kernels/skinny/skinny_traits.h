@@ -18,29 +18,37 @@ namespace asyncgemm::skinny {
 inline constexpr int kWarps = 8;
 inline constexpr int kThreads = kWarps * 32;
 inline constexpr int kBlocksPerSm = 2;      // the launch bounds' occupancy, which the planner splits for
-inline constexpr int kRowsPerWarp = 16;     // an mma.sync m16n8k16's rows
-inline constexpr int kStepK = 32;           // elements of K per step: two m16n8k16 in one 16-byte load per row
 inline constexpr int kMaxSmalls = 16;
 
+// How a warp reads L, by L's major:
+//  - K-major: 16 rows (an m16n8k16's), a step of 32 elements of K, one 16-byte load per row and step
+//    holding two MMAs' A fragments;
+//  - MN-major (L[k][r] contiguous along r): 64 rows, a step of 16 elements of K, four 16-byte loads
+//    per lane and step (8 rows at 4 values of K) whose halves, paired by prmt, are four MMAs' A
+//    fragments.
 struct Shape {
-    int smalls;     // small rows the kernel computes (a multiple of 8: mma n8 tiles)
-    int row_warps;  // warps side by side along the rows of L
-    int k_warps;    // warps along K for each of them
-    int steps;      // steps of a chunk, whose loads of L a warp issues at once (16 bytes of each of
-                    // its rows per step in flight)
-    bool strided;   // X may be read an element at a time (rows not 16-byte vectors): for 8 small
-                    // rows, where those loads fit the registers beside four steps of L
+    int smalls;         // small rows the kernel computes (a multiple of 8: mma n8 tiles)
+    bool l_k_major;     // L's major
+    int rows_per_warp;  // rows of L a warp multiplies
+    int step_k;         // elements of K a step takes
+    int row_warps;      // warps side by side along the rows of L
+    int k_warps;        // warps along K for each of them
+    int steps;          // steps of a chunk, whose loads of L a warp issues at once (MN-major: one
+                        // for 16 small rows, whose two spilled in 128 registers)
+    bool strided;       // X may be read an element at a time (rows not 16-byte vectors): for 8 small
+                        // rows of a K-major L, where those loads fit the registers beside four steps
 };
 
-// The shape of the kernel for `smalls` small rows (1..kMaxSmalls).
-ASYNCGEMM_HOST_DEVICE constexpr Shape shape_for(int smalls) {
-    return {smalls <= 8 ? 8 : 16, 2, 4, 4, smalls <= 8};
+// The shape of the kernel for `smalls` small rows (1..kMaxSmalls) and L's major.
+ASYNCGEMM_HOST_DEVICE constexpr Shape shape_for(int smalls, bool l_k_major) {
+    const int tile = smalls <= 8 ? 8 : 16;
+    return l_k_major ? Shape{tile, true, 16, 32, 2, 4, 4, smalls <= 8} : Shape{tile, false, 64, 16, 1, 8, tile == 8 ? 2 : 1, false};
 }
-ASYNCGEMM_HOST_DEVICE constexpr int block_rows(const Shape &s) { return s.row_warps * kRowsPerWarp; }
+ASYNCGEMM_HOST_DEVICE constexpr int block_rows(const Shape &s) { return s.row_warps * s.rows_per_warp; }
 // Elements of K a warp takes at a time.
-ASYNCGEMM_HOST_DEVICE constexpr int chunk_k(const Shape &s) { return s.steps * kStepK; }
+ASYNCGEMM_HOST_DEVICE constexpr int chunk_k(const Shape &s) { return s.steps * s.step_k; }
 
 // The kernel's Smalls for `smalls` small rows (1..kMaxSmalls): 8 or 16.
-constexpr int smalls_tile(int64_t smalls) { return shape_for(static_cast<int>(smalls)).smalls; }
+constexpr int smalls_tile(int64_t smalls) { return smalls <= 8 ? 8 : 16; }
 
 }  // namespace asyncgemm::skinny
