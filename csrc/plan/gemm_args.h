@@ -60,6 +60,9 @@ GemmParams canonicalize(const GemmArgs &args);
 // As in BLAS, alpha == 0 or k == 0 gives D = beta * C: A and B are neither read nor described.
 inline bool has_product(const GemmParams &params) { return params.k > 0 && params.alpha != 0.f; }
 
+// True when the call asks for a fused bias or activation (asyncgemm_matmul's epilogue).
+inline bool has_fused_epilogue(const GemmParams &params) { return params.bias != nullptr || params.activation != 0; }
+
 size_t dtype_size(int32_t dtype);
 const char *dtype_name(int32_t dtype);
 const char *algo_name(asyncgemm_algo_t algo);

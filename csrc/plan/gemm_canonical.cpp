@@ -49,6 +49,12 @@ GemmParams canonicalize(const GemmArgs &args) {
     p.d = args.d;
     p.ldd = args.ldd;
     p.stride_d = args.stride_d;
+    p.bias = args.bias_mode != ASYNCGEMM_BIAS_NONE ? args.bias : nullptr;
+    p.stride_bias = args.stride_bias;
+    p.type_bias = args.type_bias;
+    p.activation = args.activation;
+    // Canonical D is D itself for row-major calls and D transposed for column-major ones.
+    p.bias_per_row = (args.bias_mode == ASYNCGEMM_BIAS_PER_ROW) == (args.order == ASYNCGEMM_ORDER_ROW);
     if (args.order == ASYNCGEMM_ORDER_ROW) {
         // A(i,p) = a[i*lda + p] when op_a is N; B(p,j) = b[j*ldb + p] when op_b is T.
         p.m = args.m;

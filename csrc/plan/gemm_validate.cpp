@@ -142,12 +142,6 @@ void validate(const GemmArgs &args) {
     if (args.bias_mode != ASYNCGEMM_BIAS_NONE && args.type_bias != args.type_d && args.type_bias != ASYNCGEMM_R_32F)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name("type_bias") + " (" + dtype_name(args.type_bias) +
                                                  ") must be D's type (" + dtype_name(args.type_d) + ") or f32");
-    if (args.bias_mode != ASYNCGEMM_BIAS_NONE)
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name("bias_mode") + ": the fused bias epilogue is not served by this "
-                                                 "version (ASYNCGEMM_BIAS_NONE only)");
-    if (args.activation != ASYNCGEMM_ACT_NONE)
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name("activation") + ": fused activations are not served by this "
-                                                 "version (ASYNCGEMM_ACT_NONE only)");
 }
 
 }  // namespace asyncgemm::plan

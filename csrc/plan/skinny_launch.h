@@ -42,6 +42,12 @@ inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
         s.type_cd = p.type_cd;
         s.c = p.c;
         s.d = p.d;
+        s.bias = p.bias;
+        s.stride_bias = p.stride_bias;
+        s.type_bias = p.type_bias;
+        s.activation = p.activation;
+        // out[s][r] is D[s][r] for a small m, D[r][s] for a small n.
+        s.bias_on_small = (p.bias_per_row != 0) == small_m;
         s.stride_c = p.stride_c;
         s.stride_d = p.stride_d;
         if (small_m) {

@@ -38,6 +38,13 @@ MatrixLayout b_layout(const GemmCase &c) {
 MatrixLayout d_layout(const GemmCase &c) {
     return aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldd_pad), c.aligned16);
 }
+// The bias as a row-major 1 x length matrix: m values (PER_ROW) or n (PER_COL); one element, never
+// read, without a bias.
+MatrixLayout bias_layout(const GemmCase &c) {
+    const int64_t length = c.bias_mode == ASYNCGEMM_BIAS_PER_ROW ? c.m : c.bias_mode == ASYNCGEMM_BIAS_PER_COL ? c.n : 1;
+    return MatrixLayout::padded(1, std::max<int64_t>(length, 1), ASYNCGEMM_ORDER_ROW, 0);
+}
+
 MatrixLayout c_layout(const GemmCase &c) {
     return c.c_source == CSource::SameAsD ? d_layout(c)
                                           : aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldc_pad), c.aligned16);
@@ -63,6 +70,10 @@ std::string GemmCase::describe() const {
       << dtype_name(type_ab) << "->" << dtype_name(type_cd) << " m=" << m << " n=" << n << " k=" << k;
     if (batch_count != 1 || batched_api) s << " batches=" << batch_count << " gap=" << batch_gap;
     if (via_matmul) s << " (asyncgemm_matmul)";
+    if (bias_mode != ASYNCGEMM_BIAS_NONE)
+        s << " bias=" << (bias_mode == ASYNCGEMM_BIAS_PER_ROW ? "row" : "col") << (bias_f32 ? ":f32" : "")
+          << (broadcast_bias ? ":broadcast" : "");
+    if (activation != ASYNCGEMM_ACT_NONE) s << " act=" << int(activation);
     if (broadcast_a || broadcast_b || broadcast_c)
         s << " broadcast=" << (broadcast_a ? "a" : "") << (broadcast_b ? "b" : "") << (broadcast_c ? "c" : "");
     if (aligned16) s << " aligned16";
@@ -143,7 +154,9 @@ GemmProblem::GemmProblem(const GemmCase &c)
       c_(c_layout(c), batch_stride(c_layout(c), c.broadcast_c, c.batch_gap, c.aligned16),
          c_has_buffer(c) ? matrices(c.broadcast_c, c.batch_count) : 1, c.offset_c, 0, c.type_cd),
       d_(d_layout(c), batch_stride(d_layout(c), false, c.batch_gap, c.aligned16), c.batch_count, kGuard + c.offset_d, kGuard,
-         c.type_cd) {}
+         c.type_cd),
+      bias_(bias_layout(c), c.broadcast_bias ? 0 : bias_layout(c).cols, c.broadcast_bias ? 1 : c.batch_count, 0, 0,
+            c.bias_f32 ? ASYNCGEMM_R_32F : c.type_cd) {}
 
 void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
     const auto fill_windows = [&](Operand &x, int64_t count) {
@@ -159,6 +172,10 @@ void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
     a_.device.upload(a_.host.data(), stream);
     b_.device.upload(b_.host.data(), stream);
     if (case_.c_source == CSource::Buffer) fill_windows(c_, matrices(case_.broadcast_c, case_.batch_count));
+    if (case_.bias_mode != ASYNCGEMM_BIAS_NONE) {
+        fill_windows(bias_, case_.broadcast_bias ? 1 : case_.batch_count);
+        bias_.device.upload(bias_.host.data(), stream);
+    }
     if (c_has_buffer(case_)) c_.device.upload(c_.host.data(), stream);
     d_.host = HostArray(case_.type_cd, d_.host.count());
     if (case_.c_source == CSource::SameAsD) fill_windows(d_, case_.batch_count);
@@ -181,12 +198,14 @@ GemmCall GemmProblem::call() const {
             b_.base(), b_.layout.ld, batched ? b_.stride : 0,
             c.beta, c_ptr, c_.layout.ld, batched ? stride_c : 0,
             d_.base(), d_.layout.ld, batched ? d_.stride : 0,
-            c.type_ab, c.type_cd, batched ? c.batch_count : 1, c.algo};
+            c.type_ab, c.type_cd, batched ? c.batch_count : 1, c.algo,
+            c.bias_mode, c.bias_mode != ASYNCGEMM_BIAS_NONE ? bias_.base() : nullptr, bias_.host.dtype(),
+            batched ? bias_.stride : 0, c.activation};
 }
 
 namespace {
 
-// The call through asyncgemm_matmul: its descriptor, every 0.2 field at its default.
+// The call through asyncgemm_matmul: its descriptor.
 asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cudaStream_t stream) {
     asyncgemm_matmul_desc_t desc;
     asyncgemm_matmul_desc_init(&desc);
@@ -197,6 +216,8 @@ asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cud
     desc.b = x.b, desc.type_b = x.type_ab, desc.ldb = x.ldb, desc.stride_b = x.stride_b;
     desc.c = x.c, desc.type_c = x.type_cd, desc.ldc = x.ldc, desc.stride_c = x.stride_c;
     desc.d = x.d, desc.type_d = x.type_cd, desc.ldd = x.ldd, desc.stride_d = x.stride_d;
+    desc.bias_mode = x.bias_mode, desc.bias = x.bias, desc.type_bias = x.type_bias, desc.stride_bias = x.stride_bias;
+    desc.activation = x.activation;
     desc.algo = x.algo;
     return asyncgemm_matmul(handle, &desc, stream);
 }
@@ -204,7 +225,7 @@ asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cud
 // The API call with `x`'s arguments: asyncgemm_matmul, asyncgemm_gemm, or its strided-batched form.
 asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, const GemmCase &gemm_case,
                             cudaStream_t stream) {
-    if (gemm_case.via_matmul) return call_matmul(handle, x, stream);
+    if (gemm_case.via_matmul || gemm_case.fused()) return call_matmul(handle, x, stream);
     if (!gemm_case.batched_api)
         return asyncgemm_gemm(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab, x.lda, x.b,
                               x.type_ab, x.ldb, x.beta, x.c, x.type_cd, x.ldc, x.d, x.type_cd, x.ldd, x.algo, stream);
@@ -219,6 +240,22 @@ asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, const 
 asyncgemm_status_t GemmProblem::launch(asyncgemm_handle_t handle, cudaStream_t stream) const {
     return call_api(handle, call(), case_, stream);
 }
+
+namespace {
+
+// The activations in double precision, in their textbook forms.
+double activation_reference(double x, asyncgemm_activation_t activation) {
+    switch (activation) {
+    case ASYNCGEMM_ACT_RELU: return x < 0 ? 0 : x;
+    case ASYNCGEMM_ACT_GELU_TANH: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+    case ASYNCGEMM_ACT_GELU_ERF: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+    case ASYNCGEMM_ACT_SILU: return x / (1 + std::exp(-x));
+    case ASYNCGEMM_ACT_NONE: break;
+    }
+    return x;
+}
+
+}  // namespace
 
 std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double tolerance) const {
     const GemmCase &c = case_;
@@ -262,6 +299,13 @@ std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double 
                 want += c_ij;
                 magnitude += std::abs(c_ij);
             }
+            if (c.bias_mode != ASYNCGEMM_BIAS_NONE) {
+                const int64_t e = c.bias_mode == ASYNCGEMM_BIAS_PER_ROW ? i : j;
+                const double bias = bias_.host.value(bias_.index(c.broadcast_bias ? 0 : batch, 0, e));
+                want += bias;
+                magnitude += std::abs(bias);
+            }
+            want = activation_reference(want, c.activation);
             const double got = d.value(d_.index(batch, i, j));
             const double diff = std::abs(got - want);
             nonfinite += !std::isfinite(got);

@@ -39,6 +39,12 @@ struct GemmCase {
     int64_t batch_count = 1;
     bool batched_api = false;  // call asyncgemm_gemm_strided_batched even for one batch
     bool via_matmul = false;   // call asyncgemm_matmul with the call's descriptor instead
+    // asyncgemm_matmul's fused epilogue (any of these set: the call goes through asyncgemm_matmul).
+    asyncgemm_bias_t bias_mode = ASYNCGEMM_BIAS_NONE;
+    bool bias_f32 = false;        // the bias in f32, else in D's type
+    bool broadcast_bias = false;  // one bias for every batch (stride_bias 0)
+    asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
+    bool fused() const { return bias_mode != ASYNCGEMM_BIAS_NONE || activation != ASYNCGEMM_ACT_NONE; }
     int64_t lda_pad = 0, ldb_pad = 0, ldc_pad = 0, ldd_pad = 0;  // leading dimension beyond the minimum
     bool offset_a = false, offset_b = false, offset_c = false, offset_d = false;  // one element in
     bool broadcast_a = false, broadcast_b = false, broadcast_c = false;         // batch stride 0
@@ -80,6 +86,11 @@ struct GemmCall {
     asyncgemm_dtype_t type_ab, type_cd;
     int64_t batch_count;
     asyncgemm_algo_t algo;
+    asyncgemm_bias_t bias_mode;
+    const void *bias;
+    asyncgemm_dtype_t type_bias;
+    int64_t stride_bias;
+    asyncgemm_activation_t activation;
 };
 
 class GemmProblem {
@@ -129,6 +140,7 @@ private:
     GemmCase case_;
     Operand a_, b_, c_;
     Operand d_;  // its host array is D as fill() left it: poison, and C's values when in place
+    Operand bias_;  // one row of m (PER_ROW) or n (PER_COL) values a batch; one element without a bias
 };
 
 // Runs one case on `stream` with fresh inputs: "" when the library did what it must (a correct D; or,

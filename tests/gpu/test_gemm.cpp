@@ -355,6 +355,70 @@ TEST_CASE("split K: right, and the same bits on every run") {
         }
 }
 
+TEST_CASE("fused bias and activation: every bias mode, activation, D type and order") {
+    // The families that fuse them compute D = act(alpha * A·B + beta * C + bias) once, in fp32; the
+    // others refuse them by name with D untouched, and AUTO serves every one.
+    Rng rng = rng_for("fused epilogues");
+    Tally tally;
+    const asyncgemm_dtype_t types[][2] = {{ASYNCGEMM_R_16BF, ASYNCGEMM_R_16BF}, {ASYNCGEMM_R_16F, ASYNCGEMM_R_32F},
+                                          {ASYNCGEMM_R_16F, ASYNCGEMM_R_16F},   {ASYNCGEMM_R_32F, ASYNCGEMM_R_32F}};
+    const asyncgemm_activation_t activations[] = {ASYNCGEMM_ACT_NONE, ASYNCGEMM_ACT_RELU, ASYNCGEMM_ACT_GELU_TANH,
+                                                  ASYNCGEMM_ACT_GELU_ERF, ASYNCGEMM_ACT_SILU};
+    int turn = 0;
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_order_t order : {ASYNCGEMM_ORDER_ROW, ASYNCGEMM_ORDER_COL})
+            for (asyncgemm_bias_t bias : {ASYNCGEMM_BIAS_NONE, ASYNCGEMM_BIAS_PER_ROW, ASYNCGEMM_BIAS_PER_COL})
+                for (asyncgemm_activation_t activation : activations) {
+                    if (bias == ASYNCGEMM_BIAS_NONE && activation == ASYNCGEMM_ACT_NONE) continue;
+                    ++turn;
+                    GemmCase c;
+                    c.algo = algo;
+                    c.order = order;
+                    c.type_ab = types[turn % 4][0], c.type_cd = types[turn % 4][1];
+                    c.op_a = turn % 2 ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+                    c.op_b = turn % 3 ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+                    c.m = uniform(rng, 1, 200), c.n = uniform(rng, 1, 200), c.k = uniform(rng, 1, 300);
+                    c.aligned16 = turn % 2 == 0;
+                    c.bias_mode = bias, c.activation = activation;
+                    c.bias_f32 = turn % 3 == 0;
+                    c.alpha = 0.75f;
+                    if (turn % 4 == 1) c.c_source = CSource::Buffer, c.beta = -0.5f;
+                    if (turn % 4 == 3) c.c_source = CSource::SameAsD, c.beta = 1.0f;
+                    if (turn % 5 == 0) {
+                        c.batch_count = 3, c.batched_api = true;
+                        c.broadcast_bias = turn % 2 == 0;
+                    }
+                    check_gemm(c, rng, nullptr, &tally);
+                }
+    // Split K (few tiles, long K), the skinny family (a side of 1 to 16 columns), alpha = 0 and k = 0
+    // (D = act(beta * C + bias)), each through AUTO.
+    GemmCase split;
+    split.type_ab = split.type_cd = ASYNCGEMM_R_16BF;
+    split.m = 100, split.n = 70, split.k = 3100;
+    split.bias_mode = ASYNCGEMM_BIAS_PER_COL, split.activation = ASYNCGEMM_ACT_GELU_TANH;
+    GemmCase skinny = split;
+    skinny.m = 5, skinny.n = 900, skinny.k = 1000, skinny.op_b = ASYNCGEMM_OP_T, skinny.aligned16 = true;
+    skinny.bias_mode = ASYNCGEMM_BIAS_PER_ROW, skinny.bias_f32 = true, skinny.activation = ASYNCGEMM_ACT_SILU;
+    GemmCase skinny_n = skinny;  // a small n: the large operand is A
+    skinny_n.m = 900, skinny_n.n = 12, skinny_n.op_a = ASYNCGEMM_OP_N, skinny_n.op_b = ASYNCGEMM_OP_T;
+    skinny_n.bias_mode = ASYNCGEMM_BIAS_PER_COL, skinny_n.activation = ASYNCGEMM_ACT_RELU;
+    GemmCase no_product = split;
+    no_product.alpha = 0.0f, no_product.c_source = CSource::Buffer, no_product.beta = 2.0f;
+    no_product.nan_operands = true;
+    GemmCase no_k = no_product;
+    no_k.alpha = 1.0f, no_k.k = 0, no_k.nan_operands = false, no_k.activation = ASYNCGEMM_ACT_GELU_ERF;
+    for (const GemmCase &c : {split, skinny, skinny_n, no_product, no_k}) check_gemm(c, rng, nullptr, &tally);
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
+        const int ran = tally.ran.count(algo) ? tally.ran.at(algo) : 0;
+        const int refused = tally.refused.count(algo) ? tally.refused.at(algo) : 0;
+        MESSAGE(algo_name(algo) << " ran " << ran << " fused cases, refused " << refused);
+        const bool fuses = algo == ASYNCGEMM_ALGO_AUTO || algo == ASYNCGEMM_ALGO_SIMT ||
+                           algo == ASYNCGEMM_ALGO_PIPELINED;
+        if (fuses) CHECK(ran > 0);
+        if (!fuses) CHECK(ran == 0);
+    }
+}
+
 TEST_CASE("TF32 math mode: wgmma and mma.sync run K-major f32 inputs as tf32, and refuse them otherwise") {
     asyncgemm_handle_t handle = nullptr;
     REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);

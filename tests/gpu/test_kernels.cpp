@@ -116,6 +116,17 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     no_product.beta = 2.0f;
     no_product.c_source = CSource::Buffer;
     cases.push_back(no_product);
+    // The fused bias and activation (asyncgemm_matmul), where the family fuses them.
+    if (k.algo == ASYNCGEMM_ALGO_SIMT || k.algo == ASYNCGEMM_ALGO_PIPELINED) {
+        GemmCase fused = base;
+        fused.type_cd = ASYNCGEMM_R_16BF;
+        fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
+        fused.c_source = CSource::Buffer;
+        fused.beta = 0.5f;
+        fused.bias_mode = ASYNCGEMM_BIAS_PER_COL;
+        fused.activation = ASYNCGEMM_ACT_GELU_ERF;
+        cases.push_back(fused);
+    }
     // A batch, B broadcast.
     GemmCase batch = base;
     batch.type_cd = ASYNCGEMM_R_16BF;
@@ -138,6 +149,8 @@ ag::plan::GemmArgs args_of(const GemmCall &x) {
     args.d = x.d, args.type_d = x.type_cd, args.ldd = x.ldd, args.stride_d = x.stride_d;
     args.batch_count = x.batch_count;
     args.algo = x.algo;
+    args.bias_mode = x.bias_mode, args.bias = x.bias, args.type_bias = x.type_bias, args.stride_bias = x.stride_bias;
+    args.activation = x.activation;
     return args;
 }
 
@@ -239,6 +252,13 @@ std::vector<GemmCase> skinny_cases(const ag::skinny::KernelInfo &k, Rng &rng) {
     batch.broadcast_b = true;
     batch.c_source = CSource::Buffer;
     cases.push_back(batch);
+    // The fused bias (along the small side, and along the large one) and activation.
+    GemmCase fused = cases.front();
+    fused.bias_mode = ASYNCGEMM_BIAS_PER_ROW, fused.activation = ASYNCGEMM_ACT_GELU_TANH;
+    cases.push_back(fused);
+    fused = cases.at(1);
+    fused.bias_mode = ASYNCGEMM_BIAS_PER_ROW, fused.bias_f32 = true, fused.activation = ASYNCGEMM_ACT_RELU;
+    cases.push_back(fused);
     return cases;
 }
 
@@ -275,9 +295,15 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
         }
         for (const GemmCase &c : cases_for(k, rng)) check_forced(k, c, 1, rng, stream.get());
         if (k.splits) {
-            // K of 48 blocks and more in three ranges, on few tiles.
+            // K of 48 blocks and more in three ranges, on few tiles (with the fused epilogue where
+            // the family has it: it follows the ranges' sum).
             GemmCase split = cases_for(k, rng).front();
             split.m = 100, split.n = 70, split.k = 3100;
+            if (k.algo == ASYNCGEMM_ALGO_PIPELINED) {
+                split.bias_mode = ASYNCGEMM_BIAS_PER_ROW;
+                split.bias_f32 = true;
+                split.activation = ASYNCGEMM_ACT_SILU;
+            }
             check_forced(k, split, 3, rng, stream.get());
         }
         ++ran;

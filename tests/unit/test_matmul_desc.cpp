@@ -122,12 +122,13 @@ TEST_CASE("matmul_desc: the epilogue's and the scales' fields are checked and na
     check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_d: 8-bit floats are inputs only");
 }
 
-TEST_CASE("matmul_desc: what this version does not compute yet is NOT_SUPPORTED, named") {
+TEST_CASE("matmul_desc: a bias and an activation pass; 8-bit inputs are NOT_SUPPORTED, named") {
     asyncgemm_matmul_desc_t d = valid_desc();
     d.bias_mode = ASYNCGEMM_BIAS_PER_ROW, d.bias = at(0x500000), d.type_bias = ASYNCGEMM_R_32F;
-    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->bias_mode");
-    d = valid_desc(), d.activation = ASYNCGEMM_ACT_GELU_TANH;
-    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->activation");
+    d.activation = ASYNCGEMM_ACT_GELU_TANH;
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
+    d.type_bias = ASYNCGEMM_R_16BF;  // D's type
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
     d = valid_desc(), d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR;
     check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->type_a: 8-bit float inputs (e4m3)");
     // Empty problems succeed whatever they ask of the epilogue, as they do of the matrices.

@@ -44,6 +44,17 @@ struct GemmParams {
     int32_t reserved;
     void *partials;
     void *tile_counters;
+    // The fused epilogue (asyncgemm_matmul): D = act(alpha * A·B + beta * C + bias) in fp32, rounded
+    // once.  bias null: none; else bias[i] is added to row i of D (bias_per_row) or to column i,
+    // elements of type_bias (kF32 or type_cd), batches stride_bias elements apart (0 broadcasts).
+    // activation: an Activation (kernels/common/epilogue_math.h).  The families that fuse it are
+    // those plan::fuses_epilogue names; the others are never given one.
+    const void *bias;
+    int64_t stride_bias;
+    int32_t bias_per_row;
+    int32_t type_bias;
+    int32_t activation;
+    int32_t reserved_epilogue;
 };
 
 // dst[rows][cols] = alpha * op(src), row-major.  op N: src[i][j] at src[i * ld_src + j];

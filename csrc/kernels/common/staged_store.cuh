@@ -3,11 +3,12 @@
 // block's threads along a row, then down, each a run of 16 bytes of D at a time (4 fp32 or 8 16-bit
 // columns), written as one store where the run lies whole in D and aligned, element by element at the
 // edges.  Every warp's stores cover whole rows of D: coalesced for any output type.  Two forms:
-//  - staged fp32 accumulators (store_staged): D = alpha * acc + beta * C, rounded once (one or two
-//    16-byte reads of fp32 per run; 16-bit runs of 4 instead of 8 made a split PIPELINED launch at
+//  - staged fp32 accumulators (store_staged): D = act(alpha * acc + beta * C + bias), the bias and
+//    activation where the call fuses them (fused_epilogue.cuh), rounded once (one or two 16-byte
+//    reads of fp32 per run; 16-bit runs of 4 instead of 8 made a split PIPELINED launch at
 //    1024 x 1024 x 14336 f16 3.5% slower on H100);
 //  - staged 16-bit D itself, alpha applied and rounded by the family as it staged (copy_staged, for
-//    beta == 0): half the shared-memory traffic.
+//    beta == 0 without a fused epilogue): half the shared-memory traffic.
 //
 // Why stage at all: mma.sync's accumulator layout gives each lane pairs of columns 8 apart, which
 // stored directly take an unrolled path per output type, edge case and C case; ptxas spent most of
@@ -24,6 +25,7 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/epilogue_math.h"
+#include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/params.h"
 
 namespace asyncgemm {
@@ -41,13 +43,15 @@ struct TileOutput {
     int64_t ldd, ldc;
     int rows_left, cols_left;  // of D from the tile's first element, at most INT32_MAX
     bool runs_aligned;         // every run of kStagedRun columns from the tile's first one is aligned as a Run
+    int64_t m0, n0;            // the tile's first element in D
+    FusedEpilogue<TOut> fused;
 
     __device__ __forceinline__ TileOutput(const GemmParams &p, int64_t batch, int64_t m0, int64_t n0)
         : d(static_cast<TOut *>(p.d) + batch * p.stride_d + m0 * p.ldd + n0),
           c(p.beta != 0.f ? static_cast<const TOut *>(p.c) + batch * p.stride_c + m0 * p.ldc + n0 : nullptr),
           ldd(p.ldd), ldc(p.ldc), rows_left(static_cast<int>(min(p.m - m0, int64_t{INT32_MAX}))),
           cols_left(static_cast<int>(min(p.n - n0, int64_t{INT32_MAX}))),
-          runs_aligned(aligned(d, p.ldd) && (c == nullptr || aligned(c, p.ldc))) {}
+          runs_aligned(aligned(d, p.ldd) && (c == nullptr || aligned(c, p.ldc))), m0(m0), n0(n0), fused(p, batch) {}
 
     __device__ __forceinline__ static bool aligned(const TOut *ptr, int64_t ld) {
         return reinterpret_cast<uintptr_t>(ptr) % sizeof(Run) == 0 && ld % kStagedRun<TOut> == 0;
@@ -93,6 +97,25 @@ __device__ __forceinline__ void store_staged(const TileOutput<TOut> &out, const 
             if (col + e >= out.cols_left) break;
             d[e] = from_float<TOut>(c != nullptr ? plus_scaled_c(v[e], beta, to_float(c[e])) : v[e]);
         }
+    }
+}
+
+// The fused epilogue on staged fp32 rows [first_row, first_row + rows) in place: each element of D
+// becomes act(alpha * acc + beta * C + bias), which store_staged then stores with alpha 1 and no C.
+// One element per thread and step, the activation inlined once: in store_staged's unrolled runs it
+// would be inlined at every element, or called, and a call's saved registers spilled in the
+// 128-register kernels.
+template <typename TOut, int Threads, int TileN, int Stride>
+__device__ __forceinline__ void fuse_staged(const TileOutput<TOut> &out, float *stage, int first_row, int rows,
+                                            float alpha, float beta, int thread) {
+#pragma unroll 1
+    for (int i = thread; i < rows * TileN; i += Threads) {
+        const int row = first_row + i / TileN, col = i % TileN;
+        if (row >= out.rows_left || col >= out.cols_left) continue;
+        float &x = stage[(row - first_row) * Stride + col];
+        float v = scaled_product(alpha, x);
+        if (out.c != nullptr) v = plus_scaled_c(v, beta, to_float(out.c[row * out.ldc + col]));
+        x = out.fused.apply_inline(v, out.m0 + row, out.n0 + col);
     }
 }
 

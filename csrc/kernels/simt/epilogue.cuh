@@ -1,4 +1,5 @@
-// D = alpha * acc + beta * C for one thread's accumulators, in the output type.
+// D = act(alpha * acc + beta * C + bias) for one thread's accumulators, in the output type (the bias
+// and activation where the call fuses them: fused_epilogue.cuh).
 //
 // A thread's accumulators are runs of 4 consecutive columns (thread_col_offset), stored as one
 // 16-byte (fp32) or 8-byte (16-bit) vector when D and C allow it, else element by element.  C is
@@ -14,6 +15,7 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/epilogue_math.h"
+#include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/params.h"
 #include "kernels/simt/simt_traits.h"
 #include "kernels/simt/thread_tile.cuh"
@@ -39,6 +41,7 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
         return reinterpret_cast<uintptr_t>(ptr) % sizeof(Run) == 0 && ld % kRun == 0;
     };
     const bool vector_ok = runs_aligned(d, p.ldd) && (c == nullptr || runs_aligned(c, p.ldc));
+    const FusedEpilogue<TOut> fused(p, batch);
 
 #pragma unroll
     for (int i = 0; i < kC.thread_m; ++i) {
@@ -56,7 +59,8 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
 #pragma unroll
                 for (int e = 0; e < kRun; ++e) {
                     const float product = scaled_product(alpha, tile.acc[i][j0 + e]);
-                    result.v[e] = from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(old.v[e])) : product);
+                    const float v = in != nullptr ? plus_scaled_c(product, beta, to_float(old.v[e])) : product;
+                    result.v[e] = from_float<TOut>(fused(v, row0 + row, col0 + col + e));
                 }
                 *reinterpret_cast<Run *>(out) = result;
             } else {
@@ -64,7 +68,8 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
                 for (int e = 0; e < kRun; ++e) {
                     if (col + e >= cols_left) break;
                     const float product = scaled_product(alpha, tile.acc[i][j0 + e]);
-                    out[e] = from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(in[e])) : product);
+                    const float v = in != nullptr ? plus_scaled_c(product, beta, to_float(in[e])) : product;
+                    out[e] = from_float<TOut>(fused(v, row0 + row, col0 + col + e));
                 }
             }
         }

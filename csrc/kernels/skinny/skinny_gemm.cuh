@@ -15,7 +15,8 @@
 // The warps of a block split its range of K (k_warps per 16 rows, a chunk each in turn) and add their
 // sums in shared memory in warp order; where the planner splits K across blocks too, each publishes
 // its fp32 partial and the last of a row block to finish adds them in range order (split_k.cuh): the
-// same bits on every run.  The epilogue applies alpha and beta once, from fp32.
+// same bits on every run.  The epilogue applies alpha, beta, and the fused bias and activation once,
+// from fp32.
 //
 // This header is a translation unit's whole content but for its kernel lines (skinny_kernels.def).
 #include <cuda_bf16.h>
@@ -27,6 +28,7 @@
 #include "kernels/common/convert.cuh"
 #include "kernels/common/element_type.cuh"
 #include "kernels/common/epilogue_math.h"
+#include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/global_load.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/mma_sm80.cuh"
@@ -311,13 +313,15 @@ __device__ __forceinline__ void skinny_gemm(const SkinnyParams &p) {
             using TOut = decltype(out);
             TOut *const d = static_cast<TOut *>(p.d) + batch * p.stride_d;
             const TOut *const c = p.beta != 0.f ? static_cast<const TOut *>(p.c) + batch * p.stride_c : nullptr;
+            const FusedEpilogue<TOut> fused(p.bias, p.stride_bias, p.type_bias, p.bias_on_small != 0, p.activation,
+                                            batch);
             for (int i = thread; i < kTile; i += kThreads) {
                 const int64_t s = i / kRows, r = row0 + i % kRows;
                 if (s >= p.smalls || r >= p.rows) continue;
                 const float product = scaled_product(p.alpha, sums[0][at(i)]);
-                d[s * p.d_s + r * p.d_r] =
-                    from_float<TOut>(c != nullptr ? plus_scaled_c(product, p.beta, to_float(c[s * p.c_s + r * p.c_r]))
-                                                  : product);
+                const float v =
+                    c != nullptr ? plus_scaled_c(product, p.beta, to_float(c[s * p.c_s + r * p.c_r])) : product;
+                d[s * p.d_s + r * p.d_r] = from_float<TOut>(fused(v, s, r));
             }
         };
         with_output_type(p.type_cd, store);

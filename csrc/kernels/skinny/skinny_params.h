@@ -36,6 +36,14 @@ struct SkinnyParams {
     int32_t chunks_per_split;
     void *partials;
     int32_t *counters;
+    // The fused epilogue (GemmParams' fields of that name): bias[s] (bias_on_small) or bias[r] added
+    // to out[s][r], then the activation.
+    const void *bias;
+    int64_t stride_bias;
+    int32_t type_bias;
+    int32_t bias_on_small;
+    int32_t activation;
+    int32_t reserved;
 };
 
 }  // namespace asyncgemm

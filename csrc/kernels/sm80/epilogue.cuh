@@ -131,6 +131,26 @@ __device__ __forceinline__ int rows_to_store(const GemmParams &p, int64_t m0) {
     return (rows_left + kMmaM - 1) / kMmaM * kMmaM;
 }
 
+// Stores staged fp32 rows of the block's tile to D (store_staged), through the fused epilogue first
+// where the call has one (fuse_staged: in place, then stored with alpha 1 and no C).  The one-stage
+// configuration (ASYNC_COPY, the unpipelined baseline) has none: its fused pass spilled 44-72 bytes
+// in 128 registers, and the planner never gives it a fused call.
+template <typename TOut, int Config>
+__device__ __forceinline__ void store_staged_rows(const TileOutput<TOut> &out, float *stage, int first_row, int rows,
+                                                  float alpha, float beta, int thread) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kStride = stage_stride<float>(kC);
+    if (kC.stages == 1 || out.fused.none()) {
+        store_staged<TOut, threads(kC), kC.tile_n, kStride>(out, stage, first_row, rows, alpha, beta, thread);
+        return;
+    }
+    fuse_staged<TOut, threads(kC), kC.tile_n, kStride>(out, stage, first_row, rows, alpha, beta, thread);
+    __syncthreads();
+    TileOutput<TOut> fused = out;
+    fused.c = nullptr;
+    store_staged<TOut, threads(kC), kC.tile_n, kStride>(fused, stage, first_row, rows, 1.f, 0.f, thread);
+}
+
 // The block's tile of D at (m0, n0) of batch `batch` from each warp's values (tile_values, of the
 // warp tile at warp_m0, warp_n0), through `smem` (the stages, which no warp reads and no copy fills
 // any more): 16-bit D without C staged rounded and copied out, anything else staged as fp32
@@ -145,7 +165,8 @@ __device__ __forceinline__ void store_tile(int warp_m0, int warp_n0, const TileV
     const TileOutput<TOut> out(p, batch, m0, n0);
     const int tile_rows = rows_to_store<Config>(p, m0);
     if constexpr (kStagesRounded<TOut>) {
-        if (p.beta == 0.f) {
+        // Staged rounded only where nothing is added after alpha * acc: no C, no fused epilogue.
+        if (p.beta == 0.f && p.bias == nullptr && p.activation == 0) {
             stage_in_passes<TOut, Config>(warp_m0, warp_n0, tile_values, tile_rows, reinterpret_cast<TOut *>(smem),
                                           alpha, thread, [&](const TOut *stage, int first_row, int rows) {
                 copy_staged<TOut, threads(kC), kC.tile_n, stage_stride<TOut>(kC)>(out, stage, first_row, rows, thread);
@@ -154,9 +175,8 @@ __device__ __forceinline__ void store_tile(int warp_m0, int warp_n0, const TileV
         }
     }
     stage_in_passes<float, Config>(warp_m0, warp_n0, tile_values, tile_rows, reinterpret_cast<float *>(smem), alpha,
-                                   thread, [&](const float *stage, int first_row, int rows) {
-        store_staged<TOut, threads(kC), kC.tile_n, stage_stride<float>(kC)>(out, stage, first_row, rows, alpha, p.beta,
-                                                                            thread);
+                                   thread, [&](float *stage, int first_row, int rows) {
+        store_staged_rows<TOut, Config>(out, stage, first_row, rows, alpha, p.beta, thread);
     });
 }
 
@@ -167,15 +187,13 @@ template <int Config, typename TileValues>
 __device__ __forceinline__ void store_tile_from_fp32(int warp_m0, int warp_n0, const TileValues &tile_values,
                                                      const GemmParams &p, int64_t batch, int64_t m0, int64_t n0,
                                                      float alpha, char *smem, int thread) {
-    constexpr TileConfig kC = kTileConfigs[Config];
-    constexpr int kStride = stage_stride<float>(kC);
     stage_in_passes<float, Config>(warp_m0, warp_n0, tile_values, rows_to_store<Config>(p, m0),
                                    reinterpret_cast<float *>(smem), alpha, thread,
-                                   [&](const float *stage, int first_row, int rows) {
+                                   [&](float *stage, int first_row, int rows) {
         with_output_type(p.type_cd, [&](auto out) {
             using TOut = decltype(out);
-            store_staged<TOut, threads(kC), kC.tile_n, kStride>(TileOutput<TOut>(p, batch, m0, n0), stage, first_row,
-                                                                rows, alpha, p.beta, thread);
+            store_staged_rows<TOut, Config>(TileOutput<TOut>(p, batch, m0, n0), stage, first_row, rows, alpha, p.beta,
+                                            thread);
         });
     });
 }
