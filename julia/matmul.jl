@@ -1,7 +1,10 @@
 """
-    AsyncGemm.matmul!(C, A, B, α=true, β=false; algo=:auto) -> C
+    AsyncGemm.matmul!(C, A, B, α=true, β=false; bias=nothing, activation=:none, bias_dims=nothing,
+                      algo=:auto) -> C
 
-`C = α·A·B + β·C` on the GPU, on the task's stream, accumulating in Float32.
+`C = act.(α·A·B + β·C .+ bias)` on the GPU, on the task's stream, accumulating in Float32; the bias
+and the activation are applied in Float32 too, before the one rounding to `C`'s element type.
+Without them, `C = α·A·B + β·C`.
 
 `A` and `B` share an element type, Float16, BFloat16 or Float32; `C` may have another of the
 three (Float16 and BFloat16 inputs may write Float16, BFloat16 or Float32). Each of `A`, `B` may be a
@@ -11,11 +14,29 @@ With 3-d arrays it multiplies batches: `C[:, :, i] = α·A[:, :, i]·B[:, :, i] 
 `A` or `B` may hold a single matrix (a matrix, or size 1 along the third dimension) that every
 batch uses. `PermutedDimsArray(X, (2, 1, 3))` transposes every matrix of a batch in place.
 
+`bias` is `nothing` or a `CuVector` (or a contiguous view of one) of `C`'s element type or
+Float32. Its length says how it is added: `size(C, 1)` values add `bias[i]` to row `i`, as
+`C .+ bias` does (`y = W*x .+ b`, a dense layer's output); `size(C, 2)` values add `bias[j]` to
+column `j`, as `C .+ transpose(bias)` does. Where `C` is square both fit, and `bias_dims` must say
+which: `1` for one value per row, `2` for one per column (elsewhere it may be given, and must
+agree with the length). A batch adds the same bias to every matrix.
+
+`activation`, applied last: `:none`, `:relu` (`max(x, 0)`), `:gelu` or `:gelu_tanh`
+(`0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))`, NNlib's `gelu`), `:gelu_erf` (`0.5x(1 + erf(x/√2))`)
+or `:silu` (`x/(1 + exp(-x))`).
+
+A `bias` or an `activation` needs libasyncgemm 0.2 or later; a wrong one throws an
+`ArgumentError` before anything runs on the GPU.
+
 `algo` is `:auto` (the fastest that serves the problem) or one of [`algorithms`](@ref); an
-algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why.
+algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why. `:async_copy`,
+`:sm90_tma_wgmma` and `:sm100_tcgen05` have no fused bias or activation: named with either, they
+throw, and `:auto` chooses among the others.
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;
-                 algo::Symbol=:auto)
+                 bias::Union{Nothing,AbstractArray}=nothing, activation::Symbol=:none,
+                 bias_dims::Union{Nothing,Integer}=nothing, algo::Symbol=:auto)
+    bias_mode, act = epilogue(C, bias, activation, bias_dims)
     a, b, c = device_operand(A, "A"), device_operand(B, "B"), device_operand(C, "C")
     c.op == ASYNCGEMM_OP_N ||
         throw(ArgumentError("C cannot be a transpose: compute its parent, transpose(C) = transpose(B)·transpose(A)"))
@@ -23,12 +44,22 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
         throw(ArgumentError("A and B must share an element type, not $(eltype(A)) and $(eltype(B))"))
     (Base.mightalias(C, A) || Base.mightalias(C, B)) &&
         throw(ArgumentError("C must not share memory with A or B"))
+    fused = bias_mode != ASYNCGEMM_BIAS_NONE || act != ASYNCGEMM_ACT_NONE
+    bias === nothing || device_bias(bias, C)
     m, n, k, batch = product_dims(C, A, B)
     algorithm = option(ALGORITHMS, algo, "algo")
     h = handle()
     # With β = 0 the library must not read C, which may hold NaN (matmul leaves it uninitialized).
     c_in = iszero(β) ? CU_NULL : c.data
-    status = if ndims(C) == 2
+    status = if fused
+        require_fused_epilogues()
+        # The descriptor holds bare addresses (ccall converts arguments, not the fields of a struct).
+        a_data, b_data, c_data = a.data, b.data, c.data
+        GC.@preserve a_data b_data c_data bias begin
+            desc = matmul_desc(a, b, c, c_in, m, n, k, batch, α, β, bias_mode, bias, act, algorithm)
+            asyncgemm_matmul(h, desc, stream())
+        end
+    elseif ndims(C) == 2
         asyncgemm_gemm(h, ASYNCGEMM_ORDER_COL, a.op, b.op, m, n, k,
                        Float32(α), a.data, a.dtype, a.ld,
                        b.data, b.dtype, b.ld,
@@ -48,15 +79,16 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
 end
 
 """
-    AsyncGemm.matmul(A, B; algo=:auto) -> CuArray
+    AsyncGemm.matmul(A, B; bias=nothing, activation=:none, bias_dims=nothing, algo=:auto) -> CuArray
 
-`A·B` in a new `CuArray` of `A`'s element type: a matrix, or a 3-d batch when `A` or `B` is one.
-See [`matmul!`](@ref).
+`act.(A·B .+ bias)` in a new `CuArray` of `A`'s element type: a matrix, or a 3-d batch when `A` or
+`B` is one. `bias` then has `A`'s element type or Float32. See [`matmul!`](@ref).
 """
-function matmul(A::AbstractArray, B::AbstractArray; algo::Symbol=:auto)
+function matmul(A::AbstractArray, B::AbstractArray; bias::Union{Nothing,AbstractArray}=nothing,
+                activation::Symbol=:none, bias_dims::Union{Nothing,Integer}=nothing, algo::Symbol=:auto)
     m, n = size(A, 1), size(B, 2)
     dims = ndims(A) == 3 || ndims(B) == 3 ? (m, n, max(size(A, 3), size(B, 3))) : (m, n)
-    return matmul!(CuArray{eltype(A)}(undef, dims), A, B; algo)
+    return matmul!(CuArray{eltype(A)}(undef, dims), A, B; bias, activation, bias_dims, algo)
 end
 
 # (m, n, k, batch count) of C = A·B, or a DimensionMismatch naming the sizes that disagree.
@@ -75,3 +107,89 @@ function product_dims(C, A, B)
 end
 
 shape(x::AbstractArray) = join(size(x), "×")
+
+# The bias mode and the activation that matmul!'s keywords ask for, judged from sizes and element
+# types alone: matmul! checks them first, so that a wrong keyword is refused before anything is
+# asked of the GPU, whatever the arrays (host arrays included).
+function epilogue(C::AbstractArray, bias, activation::Symbol, bias_dims)
+    act = option(ACTIVATIONS, activation, "activation")
+    bias_dims in (nothing, 1, 2) ||
+        throw(ArgumentError("bias_dims must be 1 (one bias value per row of C) or 2 (one per column), " *
+                            "not $(repr(bias_dims))"))
+    bias === nothing && return ASYNCGEMM_BIAS_NONE, act
+    bias isa AbstractVector ||
+        throw(ArgumentError("bias must be a vector, not a $(ndims(bias))-d array: one bias serves every " *
+                            "matrix of a batch"))
+    eltype(bias) in (eltype(C), Float32) ||
+        throw(ArgumentError("bias has $(eltype(bias)) elements: with a $(eltype(C)) C it must have " *
+                            "$(join(unique((eltype(C), Float32)), " or ")) elements"))
+    len, rows, cols = length(bias), size(C, 1), size(C, 2)
+    len in (rows, cols) ||
+        throw(ArgumentError("bias has $len values, but C is $(shape(C)): a bias has $rows values (one " *
+                            "per row) or $cols (one per column)"))
+    along = if rows == cols
+        bias_dims === nothing &&
+            throw(ArgumentError("C is $(shape(C)), so a bias of $len values may run along either " *
+                                "dimension: say which with bias_dims=1 (one per row) or bias_dims=2 " *
+                                "(one per column)"))
+        bias_dims
+    else
+        fits = len == rows ? 1 : 2
+        bias_dims === nothing || bias_dims == fits ||
+            throw(ArgumentError("bias_dims=$bias_dims, but bias has $len values, one per " *
+                                "$(fits == 1 ? "row" : "column") of C, which is $(shape(C))"))
+        fits
+    end
+    return along == 1 ? ASYNCGEMM_BIAS_PER_ROW : ASYNCGEMM_BIAS_PER_COL, act
+end
+
+# Refuses a bias, one that epilogue accepted, that the library cannot read: outside GPU memory, not
+# contiguous, or in C's memory, which the call writes while it reads the bias.
+function device_bias(bias::AbstractVector, C::AbstractArray)
+    if !(bias isa StridedCuArray)
+        bias isa StridedArray &&
+            throw(ArgumentError("bias is in host memory ($(typeof(bias))): copy it to the GPU with CuArray"))
+        throw(ArgumentError("bias is a $(typeof(bias)): AsyncGemm takes a CuVector or a contiguous view of one"))
+    end
+    stride(bias, 1) == 1 ||
+        throw(ArgumentError("bias has stride $(stride(bias, 1)): AsyncGemm needs contiguous values (copy it first)"))
+    Base.mightalias(C, bias) && throw(ArgumentError("bias must not share memory with C"))
+    return
+end
+
+# asyncgemm_matmul came with version 0.2 of the C API. A 0.1 library has the same major version,
+# so it loads, and only this call would find the function missing.
+function require_fused_epilogues()
+    v = library_version()
+    v >= v"0.2" ||
+        error("a bias or an activation needs libasyncgemm 0.2 or later, and $libasyncgemm is $v")
+    return
+end
+
+# The address ccall would pass for x as a CuPtr{Cvoid} argument, through CUDA.jl's conversion
+# (which also orders x's memory on the task's stream). Valid while x is preserved.
+device_address(x) = Base.unsafe_convert(CuPtr{Cvoid}, Base.cconvert(CuPtr{Cvoid}, x))
+
+# The descriptor of matmul!'s fused call: the arguments asyncgemm_gemm_strided_batched would take,
+# with the bias and the activation. Fields matmul! has no value for (struct_size, the scales of
+# 8-bit inputs) keep asyncgemm_matmul_desc_init's; the struct is immutable, so it is built anew
+# around them. Call with the arrays preserved.
+function matmul_desc(a::Operand, b::Operand, c::Operand, c_in, m, n, k, batch, α, β,
+                     bias_mode::asyncgemm_bias_t, bias, act::asyncgemm_activation_t, algo::asyncgemm_algo_t)
+    initialized = Ref{asyncgemm_matmul_desc_t}()
+    asyncgemm_matmul_desc_init(initialized)
+    defaults = initialized[]
+    bias_address, bias_dtype = bias === nothing ? (CU_NULL, defaults.type_bias) :
+                                                  (device_address(bias), dtype(eltype(bias)))
+    return asyncgemm_matmul_desc_t(
+        defaults.struct_size, ASYNCGEMM_ORDER_COL, a.op, b.op, m, n, k, batch, Float32(α), Float32(β),
+        device_address(a.data), a.dtype, a.ld, a.stride,
+        device_address(b.data), b.dtype, b.ld, b.stride,
+        device_address(c_in), c.dtype, c.ld, c.stride,
+        device_address(c.data), c.dtype, c.ld, c.stride,
+        # stride_bias 0: one bias for every matrix of a batch.
+        bias_mode, bias_address, bias_dtype, 0,
+        act,
+        defaults.scale_mode_a, defaults.scale_mode_b, defaults.scale_a, defaults.scale_b,
+        algo)
+end

@@ -24,6 +24,9 @@
         @test_throws "share memory" matmul!(C, C, device_random(Float32, 5, 5))
         @test_throws "algo must be one of" matmul!(C, A, B; algo=:fastest)
         @test_throws "layout must be one of" copy2d!(C, copy(C); layout=:diagonal)
+        @test_throws "bias is in host memory" matmul!(C, A, B; bias=zeros(Float32, 4))
+        @test_throws "bias has stride 2" matmul!(C, A, B; bias=view(device_random(Float32, 8), 1:2:7))
+        @test_throws "bias must not share memory with C" matmul!(C, A, B; bias=view(C, :, 2))
     end
 
     @testset "the library's own refusals: AsyncGemmError with its message" begin
@@ -40,6 +43,18 @@
             @test err.status == AsyncGemm.ASYNCGEMM_STATUS_NOT_SUPPORTED
             @test !isempty(err.message) && err.message == library_message
             @test occursin(library_message, sprint(showerror, err))
+        end
+        # A named algorithm without fused epilogues (include/asyncgemm.h, asyncgemm_matmul).
+        without_fusion = intersect((:async_copy, :sm90_tma_wgmma, :sm100_tcgen05), AsyncGemm.algorithms())
+        @testset "algo=:$algo with an activation" for algo in without_fusion
+            err = try
+                matmul!(C, A, B; activation=:relu, algo)
+            catch caught
+                caught
+            end
+            @test err isa AsyncGemmError
+            @test err.status == AsyncGemm.ASYNCGEMM_STATUS_NOT_SUPPORTED
+            @test occursin("fused", err.message)
         end
         # An argument only the library checks.
         err = try

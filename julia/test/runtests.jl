@@ -1,7 +1,8 @@
 # julia --project=<repository> julia/test/runtests.jl
 #
-# The column-major mapping tests need no GPU. The rest run when CUDA.functional() and libasyncgemm
-# loads (see AsyncGemm.functional()); otherwise they are skipped with a warning saying why.
+# The column-major mapping tests, those of matmul!'s bias and activation keywords among them, need
+# no GPU. The rest run when CUDA.functional() and libasyncgemm loads (see AsyncGemm.functional());
+# otherwise they are skipped with a warning saying why.
 using Test
 using CUDA
 using AsyncGemm
@@ -19,6 +20,7 @@ include("helpers.jl")
               "algorithms $(AsyncGemm.algorithms())"
         include("matmul.jl")
         include("batched.jl")
+        include("fused.jl")
         include("copy2d.jl")
         include("errors.jl")
         include("tasks.jl")
