@@ -15,6 +15,8 @@ bool resolve(void *library, const char *name, Function *&function, std::string &
     return function != nullptr;
 }
 
+}  // namespace
+
 cudaDataType_t cuda_type(asyncgemm_dtype_t dtype) {
     switch (dtype) {
     case ASYNCGEMM_R_16F: return CUDA_R_16F;
@@ -30,7 +32,9 @@ cublasOperation_t cublas_op(asyncgemm_op_t op) {
     return op == ASYNCGEMM_OP_T ? CUBLAS_OP_T : CUBLAS_OP_N;
 }
 
-}  // namespace
+cublasComputeType_t compute_type(const GemmWorkload &w) {
+    return w.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+}
 
 std::unique_ptr<Cublas> Cublas::open(cudaStream_t stream, std::string &why_not) {
     // Never dlclose'd: cuBLAS keeps exit-time state of its own, and the process ends soon after.
@@ -82,7 +86,7 @@ cublasStatus_t Cublas::gemm(const GemmWorkload &w, const void *a, const void *b,
     // is column-major D^T = op_b(B)^T op_a(A)^T: B comes first, the ops stay, m and n swap.
     const float alpha = 1.0f, beta = w.beta;
     const cudaDataType_t in = cuda_type(w.dtype), out = cuda_type(w.out);
-    const cublasComputeType_t compute = w.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    const cublasComputeType_t compute = compute_type(w);
     if (w.batch == 1)
         return gemm_ex_(handle_, cublas_op(w.op_b), cublas_op(w.op_a), w.n, w.m, w.k, &alpha, b, in, w.ldb(), a, in,
                         w.lda(), &beta, d, out, w.ldd(), compute, CUBLAS_GEMM_DEFAULT);

@@ -12,6 +12,12 @@
 
 namespace bench {
 
+// The CUDA names of the library's element types and ops, and the compute type of a workload (fp32
+// accumulation; FAST_TF32 for tf32 workloads): cuBLAS and cuBLASLt take the same.
+cudaDataType_t cuda_type(asyncgemm_dtype_t dtype);
+cublasOperation_t cublas_op(asyncgemm_op_t op);
+cublasComputeType_t compute_type(const GemmWorkload &workload);
+
 class Cublas {
 public:
     // Opens the library and creates a handle that launches on stream, in the current context; null,

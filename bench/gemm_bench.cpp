@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "check.h"
 #include "device_memory.h"
 #include "enums.h"
+#include "epilogue_pass.h"
 #include "timing.h"
 
 namespace bench {
@@ -105,13 +107,19 @@ void prepare_output(void *d, const void *c, std::size_t bytes, cudaStream_t stre
     else check_cuda(cudaMemsetAsync(d, 0xFF, bytes, stream), "cudaMemsetAsync");
 }
 
-// One workload on the device: its rotating inputs, C where beta != 0, an output for cuBLAS and one
-// for asyncgemm, and what the cuBLAS row leaves for the others to be measured against.
+// The name of the separate-pass row, and the algorithm whose plain GEMM it runs.
+constexpr const char *kPassRow = "GEMM+pass";
+constexpr asyncgemm_algo_t kPassAlgorithm = ASYNCGEMM_ALGO_AUTO;
+
+// One workload on the device: its rotating inputs, C where beta != 0, its bias, an output for the
+// reference and one for asyncgemm, and what the reference row leaves for the others to be measured
+// against.
 class WorkloadRun {
 public:
     WorkloadRun(const Session &session, const GemmWorkload &workload, const InputRotation &rotation)
         : s_(session), w_(workload), rotation_(rotation), pool_(rotation.pool_bytes()),
-          c_(workload.reads_c() ? d_bytes() : 0), d_cublas_(d_bytes()), d_asyncgemm_(d_bytes()) {
+          c_(workload.reads_c() ? d_bytes() : 0), bias_(bias_bytes(workload)), d_cublas_(d_bytes()),
+          d_asyncgemm_(d_bytes()) {
         for (int64_t set = 0; set < rotation_.sets(); ++set) {
             upload(pool_.data() + rotation_.a_offset(set), random_uniform(w_.a_elements(), s_.rng), w_.dtype,
                    s_.stream);
@@ -119,50 +127,83 @@ public:
                    s_.stream);
         }
         if (w_.reads_c()) upload(c_.data(), random_uniform(w_.d_elements(), s_.rng), w_.out, s_.stream);
+        if (w_.bias != ASYNCGEMM_BIAS_NONE)
+            upload(bias_.data(), random_uniform(w_.bias_elements(), s_.rng), w_.bias_type(), s_.stream);
+        choose_reference();
     }
 
-    // Runs cuBLAS once and keeps its D as the reference; the row says why where it fails.
-    GemmResult check_cublas() {
-        GemmResult row{w_, "cuBLAS"};
-        prepare_output(d_cublas_.data(), c(), d_bytes(), s_.stream);
-        const cublasStatus_t status = s_.cublas->gemm(w_, a(0), b(0), d_cublas_.data());
-        if (status != CUBLAS_STATUS_SUCCESS) {
-            row.outcome = Outcome::failed;
-            row.note = "cublasGemmEx: " + s_.cublas->status_string(status);
+    static std::size_t bias_bytes(const GemmWorkload &w) { return matrix_bytes(w.bias_elements(), w.bias_type()); }
+
+    // Whether there is a reference row (gemm_steps counts it), and its name.  With cuBLASLt but not
+    // cuBLAS, a workload whose epilogue cuBLASLt refuses gets a skipped cuBLASLt row saying why.
+    bool has_reference() const { return s_.cublas != nullptr || (w_.has_epilogue() && s_.cublaslt != nullptr); }
+    const char *reference_name() const { return lt_plan_ || !s_.cublas ? "cuBLASLt" : "cuBLAS"; }
+
+    // Runs the reference once and keeps its D; the row says why where it fails.  Without a cuBLASLt
+    // epilogue the reference D is cuBLAS's GEMM followed by the separate pass, and the time the plain GEMM's.
+    GemmResult check_reference() {
+        GemmResult row{w_, reference_name()};
+        row.reference = true;
+        row.note = reference_note_;
+        if (!lt_plan_ && !s_.cublas) {
+            row.outcome = Outcome::skipped;
             return row;
         }
+        prepare_output(d_cublas_.data(), c(), d_bytes(), s_.stream);
+        const cublasStatus_t status = run_reference(0);
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            row.outcome = Outcome::failed;
+            row.note = reference_call() + ": " + reference_status(status);
+            return row;
+        }
+        if (w_.has_epilogue() && !lt_plan_)
+            check_cuda(launch_epilogue_pass(epilogue_pass(w_, d_cublas_.data(), bias_.data()), s_.stream),
+                       "the epilogue pass");
         reference_ = download_as_double(d_cublas_.data(), std::size_t(w_.d_elements()), w_.out, s_.stream);
         return row;
     }
 
-    // Runs the algorithm once and compares its D with cuBLAS's.
+    // Runs the algorithm once and compares its D with the reference's.
     GemmResult check_algorithm(asyncgemm_algo_t algo) {
         GemmResult row{w_, algo_name(algo)};
         prepare_output(d_asyncgemm_.data(), w_.in_place ? c() : nullptr, d_bytes(), s_.stream);
         const asyncgemm_status_t status = run_asyncgemm(algo, 0);
         if (status != ASYNCGEMM_STATUS_SUCCESS) {
             row.outcome = declined(algo, status) ? Outcome::skipped : Outcome::failed;
-            row.note = asyncgemm_failure(status, "asyncgemm_gemm");
+            row.note = asyncgemm_failure(status, asyncgemm_call());
             return row;
         }
-        if (!reference_.empty()) {
-            row.max_rel_err = max_relative_error(
-                download_as_double(d_asyncgemm_.data(), std::size_t(w_.d_elements()), w_.out, s_.stream), reference_,
-                w_);
-            if (const std::optional<std::string> wrong = error_verdict(*row.max_rel_err, w_)) {
-                row.outcome = Outcome::failed;
-                row.note = *wrong;
-            }
-        }
+        compare(row);
         return row;
     }
 
-    void launch_cublas(int64_t run) {
-        const cublasStatus_t status = s_.cublas->gemm(w_, a(run), b(run), d_cublas_.data());
-        if (status != CUBLAS_STATUS_SUCCESS) throw BenchError("cublasGemmEx: " + s_.cublas->status_string(status));
+    // Runs the plain GEMM and the separate pass once and compares their D with the reference's.
+    GemmResult check_gemm_and_pass() {
+        GemmResult row{w_, kPassRow};
+        prepare_output(d_asyncgemm_.data(), w_.in_place ? c() : nullptr, d_bytes(), s_.stream);
+        const asyncgemm_status_t status = run_plain_asyncgemm(kPassAlgorithm, 0);
+        if (status != ASYNCGEMM_STATUS_SUCCESS) {
+            row.outcome = Outcome::failed;
+            row.note = asyncgemm_failure(status, "asyncgemm_gemm_strided_batched");
+            return row;
+        }
+        check_cuda(launch_epilogue_pass(epilogue_pass(w_, d_asyncgemm_.data(), bias_.data()), s_.stream),
+                   "the epilogue pass");
+        compare(row);
+        return row;
+    }
+
+    void launch_reference(int64_t run) {
+        const cublasStatus_t status = run_reference(run);
+        if (status != CUBLAS_STATUS_SUCCESS) throw BenchError(reference_call() + ": " + reference_status(status));
     }
     void launch_asyncgemm(asyncgemm_algo_t algo, int64_t run) {
-        check_asyncgemm(run_asyncgemm(algo, run), "asyncgemm_gemm");
+        check_asyncgemm(run_asyncgemm(algo, run), asyncgemm_call());
+    }
+    void launch_gemm_and_pass(int64_t run) {
+        check_asyncgemm(run_plain_asyncgemm(kPassAlgorithm, run), "asyncgemm_gemm_strided_batched");
+        check_cuda(launch_epilogue_pass(epilogue_pass(w_, d_asyncgemm_.data(), bias_.data()), s_.stream),
+                   "the epilogue pass");
     }
 
 private:
@@ -170,9 +211,56 @@ private:
     const void *a(int64_t run) const { return pool_.data() + rotation_.a_offset(run); }
     const void *b(int64_t run) const { return pool_.data() + rotation_.b_offset(run); }
     const void *c() const { return w_.reads_c() ? c_.data() : nullptr; }
+    const char *asyncgemm_call() const {
+        return w_.has_epilogue() ? "asyncgemm_matmul" : "asyncgemm_gemm_strided_batched";
+    }
+
+    // cuBLASLt for a workload with an epilogue it has; cuBLAS otherwise, with a note saying why
+    // where the workload has an epilogue.
+    void choose_reference() {
+        if (!w_.has_epilogue()) return;
+        std::string why_not = "cuBLASLt not opened (the header says why)";
+        if (const std::optional<std::string> missing = CublasLt::missing_epilogue(w_)) why_not = *missing;
+        else if (s_.cublaslt) lt_plan_ = s_.cublaslt->plan(w_, bias_.data(), why_not);
+        if (!lt_plan_) reference_note_ = s_.cublas ? why_not + "; timed: cuBLAS's plain GEMM" : why_not;
+        else if (lt_plan_->row_major()) reference_note_ = "row-major layouts (CUBLASLT_ORDER_ROW)";
+    }
+
+    cublasStatus_t run_reference(int64_t run) {
+        if (lt_plan_) return s_.cublaslt->matmul(*lt_plan_, a(run), b(run), d_cublas_.data());
+        return s_.cublas->gemm(w_, a(run), b(run), d_cublas_.data());
+    }
+    std::string reference_call() const { return lt_plan_ ? "cublasLtMatmul" : "cublasGemmEx"; }
+    std::string reference_status(cublasStatus_t status) const {
+        return lt_plan_ ? s_.cublaslt->status_string(status) : s_.cublas->status_string(status);
+    }
+
+    // The product with the workload's epilogue fused where it has one (asyncgemm_matmul), else the
+    // call it has always been timed with.
+    asyncgemm_status_t run_asyncgemm(asyncgemm_algo_t algo, int64_t run) {
+        if (!w_.has_epilogue()) return run_plain_asyncgemm(algo, run);
+        asyncgemm_matmul_desc_t desc;
+        asyncgemm_matmul_desc_init(&desc);
+        void *d = d_asyncgemm_.data();
+        const void *c_arg = w_.in_place ? d : c();
+        const bool batched = w_.batch > 1;
+        desc.order = ASYNCGEMM_ORDER_ROW;
+        desc.op_a = w_.op_a, desc.op_b = w_.op_b;
+        desc.m = w_.m, desc.n = w_.n, desc.k = w_.k, desc.batch_count = w_.batch;
+        desc.alpha = 1.0f, desc.beta = w_.beta;
+        desc.a = a(run), desc.type_a = w_.dtype, desc.lda = w_.lda(), desc.stride_a = batched ? w_.a_stride() : 0;
+        desc.b = b(run), desc.type_b = w_.dtype, desc.ldb = w_.ldb(), desc.stride_b = batched ? w_.b_stride() : 0;
+        desc.c = c_arg, desc.type_c = w_.out, desc.ldc = w_.ldd();
+        desc.stride_c = batched && c_arg != nullptr ? w_.d_stride() : 0;
+        desc.d = d, desc.type_d = w_.out, desc.ldd = w_.ldd(), desc.stride_d = batched ? w_.d_stride() : 0;
+        desc.bias_mode = w_.bias, desc.bias = bias_.data(), desc.type_bias = w_.bias_type(), desc.stride_bias = 0;
+        desc.activation = w_.activation;
+        desc.algo = algo;
+        return asyncgemm_matmul(s_.handle, &desc, s_.stream);
+    }
 
     // In place, C is D; else C is the workload's own (read-only) C.
-    asyncgemm_status_t run_asyncgemm(asyncgemm_algo_t algo, int64_t run) {
+    asyncgemm_status_t run_plain_asyncgemm(asyncgemm_algo_t algo, int64_t run) {
         void *d = d_asyncgemm_.data();
         const void *c_arg = w_.in_place ? d : c();
         const int64_t stride = w_.batch > 1 ? w_.d_stride() : 0;
@@ -183,12 +271,47 @@ private:
             s_.stream);
     }
 
+    // The row's D against the reference's, where there is one.
+    void compare(GemmResult &row) {
+        if (reference_.empty()) return;
+        row.max_rel_err = max_relative_error(
+            download_as_double(d_asyncgemm_.data(), std::size_t(w_.d_elements()), w_.out, s_.stream), reference_, w_);
+        if (const std::optional<std::string> wrong = error_verdict(*row.max_rel_err, w_)) {
+            row.outcome = Outcome::failed;
+            row.note = *wrong;
+        }
+    }
+
     const Session &s_;
     const GemmWorkload &w_;
     const InputRotation &rotation_;
-    DeviceBuffer pool_, c_, d_cublas_, d_asyncgemm_;
-    std::vector<double> reference_;   // cuBLAS's D for the inputs of run 0
+    DeviceBuffer pool_, c_, bias_, d_cublas_, d_asyncgemm_;
+    std::unique_ptr<LtMatmul> lt_plan_;  // the reference where cuBLASLt has the workload's epilogue
+    std::string reference_note_;         // how the reference row was made, where that needs saying
+    std::vector<double> reference_;      // the reference's D for the inputs of run 0
 };
+
+// One row to check and time: its name (for the progress line), its check, and its launch.
+struct Contender {
+    std::string name;
+    std::function<GemmResult()> check;
+    std::function<void(int64_t run)> launch;
+};
+
+std::vector<Contender> contenders(WorkloadRun &run, const GemmWorkload &w,
+                                  const std::vector<asyncgemm_algo_t> &algorithms) {
+    std::vector<Contender> all;
+    if (run.has_reference())
+        all.push_back({run.reference_name(), [&run] { return run.check_reference(); },
+                       [&run](int64_t r) { run.launch_reference(r); }});
+    for (asyncgemm_algo_t algo : algorithms)
+        all.push_back({algo_name(algo), [&run, algo] { return run.check_algorithm(algo); },
+                       [&run, algo](int64_t r) { run.launch_asyncgemm(algo, r); }});
+    if (w.has_epilogue())
+        all.push_back({kPassRow, [&run] { return run.check_gemm_and_pass(); },
+                       [&run](int64_t r) { run.launch_gemm_and_pass(r); }});
+    return all;
+}
 
 // Whether a checked row is timed: every one that ran (a wrong result is still timed and shown).
 bool ran(const GemmResult &row) {
@@ -204,8 +327,9 @@ void record(GemmResult &row, const Timing &timing) {
 
 }  // namespace
 
-int gemm_steps(const Session &session, const std::vector<asyncgemm_algo_t> &algorithms) {
-    return (session.cublas ? 1 : 0) + int(algorithms.size());
+int gemm_steps(const Session &session, const GemmWorkload &w, const std::vector<asyncgemm_algo_t> &algorithms) {
+    const bool reference = session.cublas != nullptr || (w.has_epilogue() && session.cublaslt != nullptr);
+    return (reference ? 1 : 0) + int(algorithms.size()) + (w.has_epilogue() ? 1 : 0);
 }
 
 void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vector<asyncgemm_algo_t> &algorithms,
@@ -213,12 +337,13 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
     const InputRotation rotation(w, s.l2_bytes);
     const std::size_t d_bytes = matrix_bytes(w.d_elements(), w.out);
     const std::size_t c_bytes = w.reads_c() ? d_bytes : 0;
-    if (const std::optional<std::string> shortfall = memory_shortfall(rotation.pool_bytes() + 2 * d_bytes + c_bytes)) {
+    const std::size_t needed = rotation.pool_bytes() + 2 * d_bytes + c_bytes + WorkloadRun::bias_bytes(w);
+    if (const std::optional<std::string> shortfall = memory_shortfall(needed)) {
         GemmResult skipped{w, "-"};
         skipped.outcome = Outcome::skipped;
         skipped.note = *shortfall;
         results.push_back(skipped);
-        s.progress.skip(gemm_steps(s, algorithms));
+        s.progress.skip(gemm_steps(s, w, algorithms));
         return;
     }
 
@@ -227,41 +352,23 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
     check_asyncgemm(asyncgemm_set_math_mode(s.handle, w.tf32 ? ASYNCGEMM_MATH_TF32 : ASYNCGEMM_MATH_DEFAULT),
                     "asyncgemm_set_math_mode");
     const std::size_t first = results.size();
-    std::optional<double> cublas_ms;
+    const std::vector<Contender> rows = contenders(run, w, algorithms);
     if (s.timing == TimingMode::events) {
         // Each row timed on its own, right after its check.
-        if (s.cublas) {
-            s.progress.start(describe(w) + " cuBLAS");
-            results.push_back(run.check_cublas());
-            if (results.back().outcome == Outcome::ok) {
-                record(results.back(), time_runs(s.stream, s.min_runs, [&](int64_t r) { run.launch_cublas(r); },
-                                                 s.monitor));
-                cublas_ms = results.back().median_ms;
-            }
-        }
-        for (asyncgemm_algo_t algo : algorithms) {
-            s.progress.start(describe(w) + " " + algo_name(algo));
-            results.push_back(run.check_algorithm(algo));
-            if (!ran(results.back())) continue;
-            record(results.back(), time_runs(s.stream, s.min_runs,
-                                             [&](int64_t r) { run.launch_asyncgemm(algo, r); }, s.monitor));
+        for (const Contender &row : rows) {
+            s.progress.start(describe(w) + " " + row.name);
+            results.push_back(row.check());
+            if (ran(results.back())) record(results.back(), time_runs(s.stream, s.min_runs, row.launch, s.monitor));
         }
     } else {
         // Every row checked first, then all timed together, in interleaved bursts (or graphs of them).
         std::vector<std::function<void(int64_t)>> launches;
         std::vector<std::size_t> timed_rows;
         s.progress.start(describe(w) + " checks");
-        if (s.cublas) {
-            results.push_back(run.check_cublas());
-            if (results.back().outcome == Outcome::ok) {
-                launches.push_back([&](int64_t r) { run.launch_cublas(r); });
-                timed_rows.push_back(results.size() - 1);
-            }
-        }
-        for (asyncgemm_algo_t algo : algorithms) {
-            results.push_back(run.check_algorithm(algo));
+        for (const Contender &row : rows) {
+            results.push_back(row.check());
             if (!ran(results.back())) continue;
-            launches.push_back([&run, algo](int64_t r) { run.launch_asyncgemm(algo, r); });
+            launches.push_back(row.launch);
             timed_rows.push_back(results.size() - 1);
         }
         s.progress.start(describe(w) + " timing");
@@ -271,11 +378,13 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
                                                     : time_bursts(s.stream, s.min_runs, launches, s.monitor);
             for (std::size_t i = 0; i < timed_rows.size(); ++i) record(results[timed_rows[i]], timings[i]);
         }
-        if (s.cublas && results[first].outcome == Outcome::ok) cublas_ms = results[first].median_ms;
-        s.progress.skip(std::max(0, gemm_steps(s, algorithms) - 2));  // the checks and the timing were two
+        s.progress.skip(std::max(0, gemm_steps(s, w, algorithms) - 2));  // the checks and the timing were two
     }
+    std::optional<double> reference_ms;
+    if (results.size() > first && results[first].reference && results[first].outcome == Outcome::ok)
+        reference_ms = results[first].median_ms;
     for (std::size_t i = first; i < results.size(); ++i)
-        if (cublas_ms && results[i].median_ms) results[i].vs_cublas = *cublas_ms / *results[i].median_ms;
+        if (reference_ms && results[i].median_ms) results[i].vs_cublas = *reference_ms / *results[i].median_ms;
     check_asyncgemm(asyncgemm_set_math_mode(s.handle, ASYNCGEMM_MATH_DEFAULT), "asyncgemm_set_math_mode");
 }
 

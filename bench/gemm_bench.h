@@ -1,5 +1,7 @@
-// The GEMM rows of one workload: cuBLAS first, as the reference for time and result, then each
-// asyncgemm algorithm, all on the same rotating inputs.
+// The GEMM rows of one workload: the reference first, for time and result (cuBLAS; for a workload
+// with a bias or an activation, cuBLASLt with the matching epilogue, or cuBLAS's plain GEMM where
+// cuBLASLt has none), then each asyncgemm algorithm, and for a workload with an epilogue the plain
+// GEMM followed by a separate pass (GEMM+pass), all on the same rotating inputs.
 #pragma once
 
 #include <vector>
@@ -11,10 +13,12 @@
 
 namespace bench {
 
-// The progress steps of one workload: cuBLAS, when it is loaded, and each algorithm.
-int gemm_steps(const Session &session, const std::vector<asyncgemm_algo_t> &algorithms);
+// The progress steps of one workload: the reference, when one is loaded, each algorithm, and
+// GEMM+pass for a workload with an epilogue.
+int gemm_steps(const Session &session, const GemmWorkload &workload, const std::vector<asyncgemm_algo_t> &algorithms);
 
-// Appends a row for cuBLAS and for each algorithm (or one row saying why the workload was skipped).
+// Appends a row for the reference, each algorithm and GEMM+pass (or one row saying why the workload
+// was skipped).
 void bench_gemm_workload(const Session &session, const GemmWorkload &workload,
                          const std::vector<asyncgemm_algo_t> &algorithms, std::vector<GemmResult> &results);
 

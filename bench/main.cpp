@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "copy_bench.h"
 #include "cublas_loader.h"
+#include "cublaslt_loader.h"
 #include "device_memory.h"
 #include "gemm_bench.h"
 #include "gpu_monitor.h"
@@ -118,6 +119,14 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     std::string why_no_cublas;
     const std::unique_ptr<Cublas> cublas = Cublas::open(stream.get(), why_no_cublas);
     info.cublas = cublas ? "cuBLAS " + cublas->version() : "no cuBLAS (" + why_no_cublas + ")";
+    // cuBLASLt only where a workload has an epilogue: the other runs neither need it nor its workspace.
+    std::unique_ptr<CublasLt> cublaslt;
+    if (std::any_of(options.workloads.begin(), options.workloads.end(),
+                    [](const GemmWorkload &w) { return w.has_epilogue(); })) {
+        std::string why_no_cublaslt;
+        cublaslt = CublasLt::open(stream.get(), why_no_cublaslt);
+        info.cublas += cublaslt ? ", cuBLASLt " + cublaslt->version() : ", no cuBLASLt (" + why_no_cublaslt + ")";
+    }
 
     for (asyncgemm_algo_t algo : kAlgorithms) {
         if (options.algorithms && std::find(options.algorithms->begin(), options.algorithms->end(), algo) ==
@@ -134,10 +143,11 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     const std::unique_ptr<GpuMonitor> monitor = GpuMonitor::open(pci_bus_id, why_no_monitor);
     info.monitor = monitor ? "NVML (SM clock, energy, temperature)" : "none (" + why_no_monitor + ")";
 
-    const Session session{stream.get(), handle.get(), cublas.get(), monitor.get(), info.l2_bytes, options.min_runs,
-                          options.timing, rng, progress};
-    progress.set_total(int(options.workloads.size()) * gemm_steps(session, info.algorithms) +
-                       (options.run_copy ? copy_steps() : 0) + (options.copy_baseline ? 1 : 0));
+    const Session session{stream.get(), handle.get(), cublas.get(), cublaslt.get(), monitor.get(), info.l2_bytes,
+                          options.min_runs, options.timing, rng, progress};
+    int steps = (options.run_copy ? copy_steps() : 0) + (options.copy_baseline ? 1 : 0);
+    for (const GemmWorkload &workload : options.workloads) steps += gemm_steps(session, workload, info.algorithms);
+    progress.set_total(steps);
     for (const GemmWorkload &workload : options.workloads) {
         if (g_stop_requested) return;
         bench_gemm_workload(session, workload, info.algorithms, results.gemm);

@@ -140,28 +140,84 @@ void print_gemm_table(std::ostream &out, const std::vector<const GemmResult *> &
     table.print(out);
 }
 
-// Per algorithm: the geometric mean of x cuBLAS over the rows that have one, and the worst row.
+// Ratios of one kind (an algorithm against one reference): their geometric mean and the least.
+class RatioSummary {
+public:
+    void add(double ratio, const GemmResult &row) {
+        log_sum_ += std::log(ratio);
+        ++count_;
+        if (!worst_ || ratio < worst_ratio_) worst_ = &row, worst_ratio_ = ratio;
+    }
+
+    // "llm-prefill: AUTO geometric mean 0.981x cuBLAS over 40 workloads; worst 0.85x at <workload> (<label>)"
+    void print(std::ostream &out, const std::string &title, const std::string &algorithm,
+               const std::string &against) const {
+        if (count_ == 0) return;
+        char line[256];
+        std::snprintf(line, sizeof line, "%s: %s geometric mean %.3fx %s over %d workloads; worst %.2fx at ",
+                      title.c_str(), algorithm.c_str(), std::exp(log_sum_ / count_), against.c_str(), count_,
+                      worst_ratio_);
+        out << line << describe(worst_->workload)
+            << (worst_->workload.label.empty() ? "" : " (" + worst_->workload.label + ")") << '\n';
+    }
+
+private:
+    double log_sum_ = 0.0;
+    int count_ = 0;
+    const GemmResult *worst_ = nullptr;
+    double worst_ratio_ = 0.0;
+};
+
+// What a reference row is read as: its library, or cuBLAS's plain GEMM standing in for an epilogue
+// cuBLASLt does not have.
+std::string reference_text(const GemmResult &reference) {
+    return reference.workload.has_epilogue() && reference.algorithm == "cuBLAS" ? "cuBLAS plain GEMM"
+                                                                                  : reference.algorithm;
+}
+
+void add_unique(std::vector<std::string> &list, const std::string &item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+constexpr const char *kPassRow = "GEMM+pass";
+
+// Per algorithm and reference: the geometric mean of x cuBLAS (or x cuBLASLt) over the rows that
+// have one, and the worst row; then, where workloads have a GEMM+pass row, each fused algorithm's
+// time against it (GEMM+pass's median over the algorithm's: above 1, fusing is faster).
 void print_summary(std::ostream &out, const std::string &title, const std::vector<const GemmResult *> &results) {
-    std::vector<std::string> algorithms;
-    for (const GemmResult *r : results)
-        if (r->algorithm != "cuBLAS" && r->vs_cublas &&
-            std::find(algorithms.begin(), algorithms.end(), r->algorithm) == algorithms.end())
-            algorithms.push_back(r->algorithm);
-    for (const std::string &algorithm : algorithms) {
-        double log_sum = 0.0;
-        int count = 0;
-        const GemmResult *worst = nullptr;
-        for (const GemmResult *r : results) {
-            if (r->algorithm != algorithm || !r->vs_cublas) continue;
-            log_sum += std::log(*r->vs_cublas);
-            ++count;
-            if (!worst || *r->vs_cublas < *worst->vs_cublas) worst = r;
+    // A workload's rows follow its reference row, where it has one.
+    std::vector<std::string> references(results.size());
+    std::string current;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        if (i > 0 && describe(results[i]->workload) != describe(results[i - 1]->workload)) current.clear();
+        if (results[i]->reference) current = reference_text(*results[i]);
+        references[i] = current;
+    }
+    std::vector<std::string> algorithms, against;
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (!results[i]->reference && results[i]->vs_cublas) {
+            add_unique(algorithms, results[i]->algorithm);
+            add_unique(against, references[i]);
         }
-        char line[160];
-        std::snprintf(line, sizeof line, "%s: %s geometric mean %.3fx cuBLAS over %d workloads; worst %.2fx at ",
-                      title.c_str(), algorithm.c_str(), std::exp(log_sum / count), count, *worst->vs_cublas);
-        out << line << describe(worst->workload)
-            << (worst->workload.label.empty() ? "" : " (" + worst->workload.label + ")") << '\n';
+    for (const std::string &algorithm : algorithms)
+        for (const std::string &reference : against) {
+            RatioSummary summary;
+            for (std::size_t i = 0; i < results.size(); ++i)
+                if (results[i]->algorithm == algorithm && references[i] == reference && results[i]->vs_cublas)
+                    summary.add(*results[i]->vs_cublas, *results[i]);
+            summary.print(out, title, algorithm, reference);
+        }
+
+    for (const std::string &algorithm : algorithms) {
+        if (algorithm == kPassRow) continue;
+        RatioSummary summary;
+        for (const GemmResult *pass : results) {
+            if (pass->algorithm != kPassRow || !pass->median_ms) continue;
+            for (const GemmResult *r : results)
+                if (r->algorithm == algorithm && r->median_ms && describe(r->workload) == describe(pass->workload))
+                    summary.add(*pass->median_ms / *r->median_ms, *r);
+        }
+        summary.print(out, title, algorithm, kPassRow);
     }
 }
 
@@ -172,7 +228,9 @@ void print_gemm_tables(std::ostream &out, const std::vector<GemmResult> &results
     out << "\nGEMM: row-major D = op_a(A) op_b(B) + beta C, alpha 1, median "
         << (timing == "graphs" ? "GPU time per call in replayed graphs of bursts"
                                : bursts ? "GPU time per call in bursts" : "of timed runs")
-        << "; x cuBLAS > 1 is faster than cuBLAS; GB/s counts A and B read once, C read, D written; SM MHz, mJ/run "
+        << "; x cuBLAS > 1 is faster than the workload's reference (cuBLAS; for bias= and act= workloads cuBLASLt "
+           "with the epilogue, or cuBLAS's plain GEMM where it has none); GEMM+pass: AUTO's plain GEMM, then a "
+           "separate bias and activation pass; GB/s counts A and B read once, C read, D written; SM MHz, mJ/run "
            "and C: the GPU's mean clock, energy per run and temperature over the timed runs\n";
     std::vector<std::string> groups;
     for (const GemmResult &r : results)
@@ -228,7 +286,7 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
     write_csv_line(out, {"device", "section", "workload", "m", "n", "k", "dtype", "ops", "algorithm", "layout",
                          "vector_bytes", "median_ms", "tflops", "gb_per_s", "ratio", "max_rel_err", "result", "note",
                          "sm_mhz", "mj_per_run", "temperature_c", "suite", "label", "batch", "out_dtype", "pad",
-                         "beta", "in_place", "timing"});
+                         "beta", "in_place", "timing", "bias", "activation"});
     for (const GemmResult &r : results.gemm) {
         const GemmWorkload &w = r.workload;
         write_csv_line(out, {info.device_name, "gemm", describe(w), std::to_string(w.m), std::to_string(w.n),
@@ -240,7 +298,7 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
                              format(r.sm_mhz, "%.0f", ""), format(r.mj_per_run, "%.6g", ""),
                              format(r.temperature_c, "%.0f", ""), w.suite, w.label, std::to_string(w.batch),
                              dtype_name(w.out), std::to_string(w.pad), format(double(w.beta), "%g", ""),
-                             w.in_place ? "1" : "0", info.timing});
+                             w.in_place ? "1" : "0", info.timing, bias_text(w), activation_text(w.activation)});
     }
     for (const CopyResult &r : results.copy) {
         write_csv_line(out, {info.device_name, "copy", copy_workload(r), std::to_string(r.rows),
@@ -248,7 +306,8 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
                              r.algorithm, r.layout == "-" ? "" : r.layout,
                              r.op ? std::to_string(r.vector_bytes) : "", format(r.median_ms, "%.6g", ""), "",
                              format(r.gb_per_s(), "%.6g", ""), format(r.vs_d2d, "%.6g", ""), "",
-                             outcome_word(r.outcome), r.note, "", "", "", "", "", "", "", "", "", "", info.timing});
+                             outcome_word(r.outcome), r.note, "", "", "", "", "", "", "", "", "", "", info.timing, "",
+                             ""});
     }
     out.close();
     if (!out) throw BenchError("could not finish writing " + path);

@@ -22,7 +22,8 @@ struct RunInfo {
     std::size_t l2_bytes = 0;
     int driver_version = 0, runtime_version = 0;  // 1000 * major + 10 * minor
     std::string asyncgemm_version;
-    std::string cublas = "cuBLAS not opened";    // "cuBLAS 13.1.0", or why there is none
+    std::string cublas = "cuBLAS not opened";    // "cuBLAS 13.1.0", or why there is none; then cuBLASLt's
+                                                 // where a workload has an epilogue
     std::string monitor = "not opened";          // "NVML", or why the GPU columns are empty
     uint64_t seed = 0;
     std::string timing;                          // "events" or "bursts"

@@ -19,10 +19,12 @@ enum class Outcome {
 
 struct GemmResult {
     GemmWorkload workload;
-    std::string algorithm;                // "cuBLAS" or an asyncgemm_algo_t's name
+    std::string algorithm;                // "cuBLAS", "cuBLASLt", an asyncgemm_algo_t's name, or "GEMM+pass"
     Outcome outcome = Outcome::ok;
     std::optional<double> median_ms{};
-    std::optional<double> vs_cublas{};    // cuBLAS's median over this one: > 1 is faster than cuBLAS
+    // The reference's median over this one: > 1 is faster than the reference, cuBLAS, or cuBLASLt
+    // for a workload with an epilogue that cuBLASLt has.
+    std::optional<double> vs_cublas{};
     std::optional<double> max_rel_err{};  // max |D - D_cublas| / max |D_cublas|
     std::string note{};                   // why it was skipped or failed
     // What the GPU did during the timed runs (timing.h): mean SM clock, energy per launch, and the
@@ -30,6 +32,7 @@ struct GemmResult {
     std::optional<double> sm_mhz{};
     std::optional<double> mj_per_run{};
     std::optional<double> temperature_c{};
+    bool reference = false;               // the workload's cuBLAS or cuBLASLt row, which the others are read against
 
     std::optional<double> tflops() const {
         if (!median_ms) return std::nullopt;

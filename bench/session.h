@@ -8,6 +8,7 @@
 
 #include "asyncgemm.h"
 #include "cublas_loader.h"
+#include "cublaslt_loader.h"
 #include "gpu_monitor.h"
 #include "progress.h"
 
@@ -25,6 +26,7 @@ struct Session {
     cudaStream_t stream;      // every launch and transfer, asyncgemm's and cuBLAS's alike
     asyncgemm_handle_t handle;
     const Cublas *cublas;     // null: no cuBLAS rows, no ratios, no errors
+    const CublasLt *cublaslt;  // the reference of workloads with an epilogue; null: cuBLAS's plain GEMM
     const GpuMonitor *monitor;  // null: no clock, energy or temperature columns
     std::size_t l2_bytes;
     int min_runs;             // timed runs per row (events), or timed rounds of bursts (bursts)

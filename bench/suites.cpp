@@ -158,6 +158,47 @@ std::vector<GemmWorkload> epilogue() {
     };
 }
 
+GemmWorkload fused(GemmWorkload w, asyncgemm_bias_t bias, asyncgemm_activation_t activation, bool bias_f32 = false) {
+    w.bias = bias;
+    w.activation = activation;
+    w.bias_f32 = bias_f32;
+    return w;
+}
+
+// A bias and an activation fused into the product (issue 45): the projections of the llm-prefill
+// suite as y = act(x·Wᵀ + b), a bias per output feature (bias=col); SiLU without a bias, as Llama's
+// gate runs it; GELU-erf, as BERT's MLP runs it; and the training suite's dW and dX shapes with a bias
+// per row and ReLU, for the per-row path (cuBLASLt's row-major layouts).
+std::vector<GemmWorkload> epilogue_fused() {
+    constexpr asyncgemm_bias_t kNone = ASYNCGEMM_BIAS_NONE, kRow = ASYNCGEMM_BIAS_PER_ROW,
+                               kCol = ASYNCGEMM_BIAS_PER_COL;
+    const auto bf16 = [](int64_t m, int64_t n, int64_t k, const char *ops) {
+        return gemm_workload(m, n, k, ASYNCGEMM_R_16BF, ops);
+    };
+    return {
+        labelled(fused(bf16(4096, 14336, 4096, "NT"), kCol, ASYNCGEMM_ACT_GELU_TANH),
+                 "MLP up 4096 -> 14336, 4096 tokens: bias + GELU"),
+        labelled(fused(bf16(128, 14336, 4096, "NT"), kCol, ASYNCGEMM_ACT_GELU_TANH),
+                 "MLP up 4096 -> 14336, 128 tokens: bias + GELU"),
+        labelled(fused(bf16(4096, 4096, 4096, "NT"), kCol, ASYNCGEMM_ACT_NONE), "Llama-3-8B o, 4096 tokens: bias"),
+        labelled(fused(bf16(2048, 4608, 3584, "NT"), kCol, ASYNCGEMM_ACT_NONE), "Qwen2.5-7B qkv, 2048 tokens: bias"),
+        labelled(fused(bf16(8192, 4096, 14336, "NT"), kCol, ASYNCGEMM_ACT_NONE),
+                 "Llama-3-8B down, 8192 tokens: bias"),
+        labelled(fused(bf16(2048, 11008, 4096, "NT"), kNone, ASYNCGEMM_ACT_SILU), "Llama-2-7B gate, 2048 tokens: SiLU"),
+        labelled(fused(bf16(512, 14336, 4096, "NT"), kNone, ASYNCGEMM_ACT_SILU), "Llama-3-8B gate, 512 tokens: SiLU"),
+        labelled(fused(bf16(4096, 4096, 1024, "NT"), kCol, ASYNCGEMM_ACT_GELU_ERF),
+                 "BERT-large MLP up 1024 -> 4096, 4096 tokens: bias + GELU (erf)"),
+        labelled(fused(bf16(4096, 4096, 4096, "TN"), kRow, ASYNCGEMM_ACT_RELU),
+                 "dW of Llama-3-8B o, 4096 tokens: bias per row + ReLU"),
+        labelled(fused(bf16(6144, 4096, 4096, "TN"), kRow, ASYNCGEMM_ACT_RELU),
+                 "dW of Llama-3-8B qkv, 4096 tokens: bias per row + ReLU"),
+        labelled(fused(bf16(4096, 14336, 4096, "NN"), kRow, ASYNCGEMM_ACT_RELU),
+                 "dX of Llama-3-8B down, 4096 tokens: bias per row + ReLU"),
+        labelled(fused(gemm_workload(2048, 14336, 4096, ASYNCGEMM_R_16F, "NT"), kCol, ASYNCGEMM_ACT_GELU_TANH, true),
+                 "MLP up, 2048 tokens, f16: f32 bias + GELU"),
+    };
+}
+
 std::vector<Suite> make_suites() {
     std::vector<Suite> suites = {
         {"llm-prefill", "y = x·Wᵀ of Llama-3-8B/70B and Qwen2.5-7B projections at 128-8192 tokens, bf16",
@@ -168,6 +209,8 @@ std::vector<Suite> make_suites() {
         {"odd", "sizes and leading dimensions off every multiple of 8, short K, primes, vocabularies", odd()},
         {"fp32", "SGEMM and TF32 in every op pair", fp32()},
         {"epilogue", "beta != 0, C == D, f32 D from 16-bit inputs", epilogue()},
+        {"epilogue-fused", "bias and activation fused (asyncgemm_matmul) against cuBLASLt's epilogues and GEMM+pass",
+         epilogue_fused()},
     };
     for (Suite &suite : suites)
         for (GemmWorkload &w : suite.workloads) w.suite = suite.name;

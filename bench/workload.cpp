@@ -56,6 +56,25 @@ float parse_beta(const std::string &text, const std::string &spec) {
     return value;
 }
 
+constexpr asyncgemm_activation_t kActivations[] = {ASYNCGEMM_ACT_RELU, ASYNCGEMM_ACT_GELU_TANH,
+                                                    ASYNCGEMM_ACT_GELU_ERF, ASYNCGEMM_ACT_SILU};
+
+// row, col, row32, col32: the 32 asks for an f32 bias where D is 16-bit.
+void parse_bias(const std::string &text, GemmWorkload &w, const std::string &spec) {
+    const bool f32 = text.size() > 2 && text.compare(text.size() - 2, 2, "32") == 0;
+    const std::string side = f32 ? text.substr(0, text.size() - 2) : text;
+    if (side == "row") w.bias = ASYNCGEMM_BIAS_PER_ROW;
+    else if (side == "col") w.bias = ASYNCGEMM_BIAS_PER_COL;
+    else throw std::invalid_argument("workload '" + spec + "': bias '" + text + "' is not row, col, row32 or col32");
+    w.bias_f32 = f32;
+}
+
+asyncgemm_activation_t parse_activation(const std::string &text, const std::string &spec) {
+    for (asyncgemm_activation_t activation : kActivations)
+        if (text == activation_text(activation)) return activation;
+    throw std::invalid_argument("workload '" + spec + "': act '" + text + "' is not relu, gelu, gelu_erf or silu");
+}
+
 void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, const std::string &spec) {
     if (option == "inplace") {
         w.in_place = true;
@@ -66,7 +85,7 @@ void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, 
     const std::string value = equals == std::string::npos ? std::string() : option.substr(equals + 1);
     if (equals == std::string::npos || value.empty())
         throw std::invalid_argument("workload '" + spec + "': option '" + option +
-                                    "' is not b=N, out=TYPE, pad=P, beta=X or inplace");
+                                    "' is not b=N, out=TYPE, pad=P, beta=X, inplace, bias=B or act=F");
     if (key == "b") {
         w.batch = parse_integer(value, 1, kMaxDimension, "batch", spec);
     } else if (key == "out") {
@@ -77,9 +96,13 @@ void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, 
     } else if (key == "beta") {
         w.beta = parse_beta(value, spec);
         beta_given = true;
+    } else if (key == "bias") {
+        parse_bias(value, w, spec);
+    } else if (key == "act") {
+        w.activation = parse_activation(value, spec);
     } else {
         throw std::invalid_argument("workload '" + spec + "': unknown option '" + key +
-                                    "' (b=N, out=TYPE, pad=P, beta=X, inplace)");
+                                    "' (b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F)");
     }
 }
 
@@ -121,7 +144,29 @@ std::string describe(const GemmWorkload &w) {
     } else if (w.beta != 0.0f) {
         text += ":beta=" + number_text(w.beta);
     }
+    if (w.bias != ASYNCGEMM_BIAS_NONE) text += ":bias=" + bias_text(w);
+    if (w.activation != ASYNCGEMM_ACT_NONE) text += std::string(":act=") + activation_text(w.activation);
     return text;
+}
+
+std::string bias_text(const GemmWorkload &w) {
+    switch (w.bias) {
+    case ASYNCGEMM_BIAS_PER_ROW: return w.bias_f32 ? "row32" : "row";
+    case ASYNCGEMM_BIAS_PER_COL: return w.bias_f32 ? "col32" : "col";
+    case ASYNCGEMM_BIAS_NONE: break;
+    }
+    return "";
+}
+
+const char *activation_text(asyncgemm_activation_t activation) {
+    switch (activation) {
+    case ASYNCGEMM_ACT_RELU: return "relu";
+    case ASYNCGEMM_ACT_GELU_TANH: return "gelu";
+    case ASYNCGEMM_ACT_GELU_ERF: return "gelu_erf";
+    case ASYNCGEMM_ACT_SILU: return "silu";
+    case ASYNCGEMM_ACT_NONE: break;
+    }
+    return "";
 }
 
 std::string type_text(const GemmWorkload &w) {
@@ -155,6 +200,8 @@ GemmWorkload parse_workload(const std::string &spec) {
     // The type pairs cublasGemmEx takes with fp32 accumulation: D of the input type, or f32.
     if (w.out != w.dtype && w.out != ASYNCGEMM_R_32F)
         throw std::invalid_argument("workload '" + spec + "': out must be f32 or the input type");
+    // An f32 D's bias is f32 already: row32 is row there, and is written so.
+    if (w.out == ASYNCGEMM_R_32F) w.bias_f32 = false;
     for (int64_t elements : {w.a_elements(), w.b_elements(), w.d_elements()})
         if (elements > kMaxMatrixElements)
             throw std::invalid_argument("workload '" + spec + "' has a matrix of more than 2^38 elements");

@@ -7,6 +7,10 @@
 //   pad=P    every leading dimension P elements longer than the row it holds
 //   beta=X   D = A·B + X·C, C a matrix of its own
 //   inplace  C is D (beta 1 unless beta= says otherwise)
+//   bias=B   a bias vector added to D: row (m values, one per row of D), col (n values, one per
+//            column), row32 or col32 (the same in f32 rather than D's type)
+//   act=F    an activation applied last: relu, gelu (the tanh form), gelu_erf, silu
+// A workload with a bias or an activation goes through asyncgemm_matmul with the epilogue fused.
 // describe() writes a workload back in this form, so every row of a table can be rerun with --shape.
 #pragma once
 
@@ -28,6 +32,9 @@ struct GemmWorkload {
     int64_t pad = 0;        // elements past each row of every stored matrix
     float beta = 0.0f;
     bool in_place = false;  // C is D
+    asyncgemm_bias_t bias = ASYNCGEMM_BIAS_NONE;
+    bool bias_f32 = false;  // the bias in f32 rather than D's type (only where D is not f32)
+    asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
     std::string label;      // what the workload stands for ("Llama-3-8B qkv"); empty for --shape
     std::string suite;      // the suite it came from; empty for --shape and the seed workloads
 
@@ -43,6 +50,12 @@ struct GemmWorkload {
     int64_t b_elements() const { return b_stride() * batch; }
     int64_t d_elements() const { return d_stride() * batch; }
     bool reads_c() const { return beta != 0.0f; }
+    bool has_epilogue() const { return bias != ASYNCGEMM_BIAS_NONE || activation != ASYNCGEMM_ACT_NONE; }
+    asyncgemm_dtype_t bias_type() const { return bias_f32 ? ASYNCGEMM_R_32F : out; }
+    // One bias for every matrix of a batch.
+    int64_t bias_elements() const {
+        return bias == ASYNCGEMM_BIAS_PER_ROW ? m : bias == ASYNCGEMM_BIAS_PER_COL ? n : 0;
+    }
     double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
 };
 
@@ -52,6 +65,10 @@ GemmWorkload gemm_workload(int64_t m, int64_t n, int64_t k, asyncgemm_dtype_t dt
 
 // "4096x4096x4096:f16:NN", with the options that differ from the defaults
 std::string describe(const GemmWorkload &workload);
+
+// The spellings of bias= and act=: "row", "col32", "gelu", ...; "" for none.
+std::string bias_text(const GemmWorkload &workload);
+const char *activation_text(asyncgemm_activation_t activation);
 
 // The dtype column: "bf16", "tf32", "f16>f32" (16-bit A and B, f32 D)
 std::string type_text(const GemmWorkload &workload);
