@@ -27,7 +27,7 @@ constexpr bool rows_aligned16(uint64_t address, int64_t ld, int64_t stride) {
 
 // The skinny view of canonical problem `p` (skinny_params.h), splits 1 and the tile fields unset,
 // when the family serves it: f16 or bf16 A and B with a product (k > 0, alpha != 0), one side of at
-// most kMaxSmalls whose other operand, the large one, has 16-byte aligned rows in either major; X's
+// most max_smalls whose other operand, the large one, has 16-byte aligned rows in either major; X's
 // rows 16-byte vectors or, for 8 small rows and a K-major L, any layout.  With both sides small, the
 // smaller is.
 inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
@@ -67,6 +67,7 @@ inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
             s.small_s = p.b_k_major ? p.ldb : 1, s.small_k = p.b_k_major ? 1 : p.ldb;
             s.c_s = 1, s.c_r = p.ldc, s.d_s = 1, s.d_r = p.ldd;
         }
+        if (s.smalls > max_smalls(s.large_k_major != 0)) return std::nullopt;
         s.small_vector = s.small_k == 1 && rows_aligned16(reinterpret_cast<uintptr_t>(s.small), s.small_s, s.stride_small);
         if (!s.small_vector && !shape_for(smalls_tile(s.smalls), s.large_k_major != 0).strided) return std::nullopt;
         return s;

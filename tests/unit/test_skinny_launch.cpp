@@ -20,6 +20,10 @@ constexpr int kH100Sms = 132;
 TEST_CASE("skinny: every block shape covers its small rows with whole mma tiles and 8 warps") {
     for (int smalls : {8, 16})
         for (bool l_k_major : {true, false}) {
+            if (smalls > skinny::max_smalls(l_k_major)) {
+                CHECK(skinny::kernel_index(asyncgemm::kBF16, smalls, l_k_major) < 0);
+                continue;
+            }
             const skinny::Shape s = skinny::shape_for(smalls, l_k_major);
             CHECK(s.row_warps * s.k_warps == skinny::kWarps);
             CHECK(skinny::block_rows(s) >= 2 * smalls);  // X at most half of L's bytes per block
@@ -80,10 +84,12 @@ TEST_CASE("skinny: what the family does not serve") {
     GemmParams mn_major = p;
     mn_major.b_k_major = false;  // an MN-major large operand: y = W*x of column-major W
     mn_major.ldb = 4096;
+    CHECK_FALSE(served(mn_major));  // 16 small rows over an MN-major L: the SM90 family's
+    mn_major.m = 8;
     CHECK(served(mn_major));
     CHECK(skinny::skinny_view(mn_major)->large_k_major == 0);
     GemmParams mn_strided = mn_major;
-    mn_strided.m = 8, mn_strided.a_k_major = false;  // X read an element at a time: K-major L alone
+    mn_strided.a_k_major = false;  // X read an element at a time: K-major L alone
     CHECK_FALSE(served(mn_strided));
     GemmParams unaligned = p;
     unaligned.ldb = 4097;  // rows of the large operand off 16 bytes

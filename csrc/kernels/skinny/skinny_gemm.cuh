@@ -198,6 +198,7 @@ __device__ __forceinline__ uint32_t pair_halves(uint32_t a, uint32_t b, int lo_h
 template <typename T, int Smalls, int Stride>
 __device__ __forceinline__ void walk_mn_major(const SkinnyParams &p, int64_t batch, int64_t row0, int row_warp,
                                               int k_warp, int64_t first_chunk, int64_t end_chunk, float *sums) {
+    static_assert(Smalls <= max_smalls(false), "an MN-major L takes at most 8 small rows");
     constexpr Shape S = shape_for(Smalls, false);
     constexpr int kTiles = S.smalls / 8;
     constexpr int kChunk = chunk_k(S);

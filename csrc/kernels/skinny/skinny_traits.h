@@ -20,6 +20,11 @@ inline constexpr int kThreads = kWarps * 32;
 inline constexpr int kBlocksPerSm = 2;      // the launch bounds' occupancy, which the planner splits for
 inline constexpr int kMaxSmalls = 16;
 
+// The most small rows the family takes with L of either major: 16 over a K-major L, 8 over an
+// MN-major one (its 16-row kernel was slower than the SM90 family at 16 tokens on an H100: 0.94 against
+// 0.96x cuBLAS over four decode shapes).
+ASYNCGEMM_HOST_DEVICE constexpr int max_smalls(bool l_k_major) { return l_k_major ? kMaxSmalls : 8; }
+
 // How a warp reads L, by L's major:
 //  - K-major: 16 rows (an m16n8k16's), a step of 32 elements of K, one 16-byte load per row and step
 //    holding two MMAs' A fragments;
@@ -33,16 +38,15 @@ struct Shape {
     int step_k;         // elements of K a step takes
     int row_warps;      // warps side by side along the rows of L
     int k_warps;        // warps along K for each of them
-    int steps;          // steps of a chunk, whose loads of L a warp issues at once (MN-major: one
-                        // for 16 small rows, whose two spilled in 128 registers)
+    int steps;          // steps of a chunk, whose loads of L a warp issues at once
     bool strided;       // X may be read an element at a time (rows not 16-byte vectors): for 8 small
                         // rows of a K-major L, where those loads fit the registers beside four steps
 };
 
-// The shape of the kernel for `smalls` small rows (1..kMaxSmalls) and L's major.
+// The shape of the kernel for `smalls` small rows (1..max_smalls(l_k_major)) and L's major.
 ASYNCGEMM_HOST_DEVICE constexpr Shape shape_for(int smalls, bool l_k_major) {
     const int tile = smalls <= 8 ? 8 : 16;
-    return l_k_major ? Shape{tile, true, 16, 32, 2, 4, 4, smalls <= 8} : Shape{tile, false, 64, 16, 1, 8, tile == 8 ? 2 : 1, false};
+    return l_k_major ? Shape{tile, true, 16, 32, 2, 4, 4, smalls <= 8} : Shape{8, false, 64, 16, 1, 8, 2, false};
 }
 ASYNCGEMM_HOST_DEVICE constexpr int block_rows(const Shape &s) { return s.row_warps * s.rows_per_warp; }
 // Elements of K a warp takes at a time.

@@ -113,13 +113,22 @@ template <typename S, int Config, typename TileValues, typename Store>
 __device__ __forceinline__ void stage_in_passes(int warp_m0, int warp_n0, const TileValues &tile_values, int tile_rows,
                                                 S *stage, float alpha, int thread, const Store &store) {
     constexpr int kRows = kStageRows<S, Config>;
-#pragma unroll 1
-    for (int first_row = 0; first_row < tile_rows; first_row += kRows) {
-        if (first_row > 0) __syncthreads();  // the last pass's rows are read
-        const int rows = min(kRows, tile_rows - first_row);
-        stage_warp_tile<S, Config>(warp_m0, warp_n0, tile_values, stage, first_row, rows, alpha, thread % kWarpSize);
+    if constexpr (kRows >= kTileConfigs[Config].tile_m) {
+        // One pass: no loop, so that the values are dead before store runs (a fused epilogue's pass
+        // beside them spilled in the 128-register configuration).
+        stage_warp_tile<S, Config>(warp_m0, warp_n0, tile_values, stage, 0, tile_rows, alpha, thread % kWarpSize);
         __syncthreads();
-        store(stage, first_row, rows);
+        store(stage, 0, tile_rows);
+    } else {
+#pragma unroll 1
+        for (int first_row = 0; first_row < tile_rows; first_row += kRows) {
+            if (first_row > 0) __syncthreads();  // the last pass's rows are read
+            const int rows = min(kRows, tile_rows - first_row);
+            stage_warp_tile<S, Config>(warp_m0, warp_n0, tile_values, stage, first_row, rows, alpha,
+                                       thread % kWarpSize);
+            __syncthreads();
+            store(stage, first_row, rows);
+        }
     }
 }
 
