@@ -29,9 +29,9 @@ A `bias` or an `activation` needs libasyncgemm 0.2 or later; a wrong one throws 
 `ArgumentError` before anything runs on the GPU.
 
 `algo` is `:auto` (the fastest that serves the problem) or one of [`algorithms`](@ref); an
-algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why. `:async_copy`,
-`:sm90_tma_wgmma` and `:sm100_tcgen05` have no fused bias or activation: named with either, they
-throw, and `:auto` chooses among the others.
+algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why. `:async_copy`
+and `:sm100_tcgen05` have no fused bias or activation: named with either, they throw, and `:auto`
+chooses among the others.
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;
                  bias::Union{Nothing,AbstractArray}=nothing, activation::Symbol=:none,

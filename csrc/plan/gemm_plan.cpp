@@ -30,10 +30,11 @@ Family family_of(asyncgemm_algo_t algo) {
 }
 
 // True when the algorithm's epilogue adds a bias and applies an activation (fused_epilogue.cuh):
-// SIMT and PIPELINED (and the skinny family, which AUTO chooses); not ASYNC_COPY, the one-stage
-// baseline (sm80/epilogue.cuh says why), nor yet the Hopper and Blackwell families.
+// SIMT, PIPELINED and the Hopper family (and the skinny family, which AUTO chooses); not ASYNC_COPY,
+// the one-stage baseline (sm80/epilogue.cuh says why), nor yet the Blackwell family.
 bool fuses_epilogue(asyncgemm_algo_t algo) {
-    return algo == ASYNCGEMM_ALGO_AUTO || algo == ASYNCGEMM_ALGO_SIMT || algo == ASYNCGEMM_ALGO_PIPELINED;
+    return algo == ASYNCGEMM_ALGO_AUTO || algo == ASYNCGEMM_ALGO_SIMT || algo == ASYNCGEMM_ALGO_PIPELINED ||
+           algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
 }
 
 // True when the algorithm's kernels loaded for the handle's device (its self-check aside).
@@ -52,7 +53,7 @@ asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
     if (!fused && sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
         sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle))
         return ASYNCGEMM_ALGO_SM100_TCGEN05;
-    if (!fused && sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
+    if (sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
         sm90_tma_obstacle(params).empty())
         return ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
     if (sm80_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_PIPELINED))
@@ -66,8 +67,8 @@ void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams 
     const Family family = family_of(algo);
     if (has_fused_epilogue(params) && !fuses_epilogue(algo))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) +
-                                                 " has no fused bias or activation epilogue (AUTO, SIMT and "
-                                                 "PIPELINED have)");
+                                                 " has no fused bias or activation epilogue (AUTO, SIMT, "
+                                                 "PIPELINED and SM90_TMA_WGMMA have)");
     if (family == Family::Sm80 && !sm80_supports(params, handle.math_mode()))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
              std::string(algo_name(algo)) + " needs f16 or bf16 A and B, or f32 ones in TF32 math mode with "
@@ -125,7 +126,7 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     // Where AUTO falls to PIPELINED or SIMT on Hopper because TMA cannot describe a matrix or wgmma
     // cannot read a tf32 operand as it lies: the Hopper family on copies, where they pay and the
     // workspace holds them (plan/sm90_copies.h).
-    if (args.algo == ASYNCGEMM_ALGO_AUTO && !has_fused_epilogue(params) &&
+    if (args.algo == ASYNCGEMM_ALGO_AUTO &&
         (algo == ASYNCGEMM_ALGO_PIPELINED || algo == ASYNCGEMM_ALGO_SIMT) &&
         loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && handle.family_available(Family::Copy)) {
         const std::optional<Sm90Copies> copies = plan_sm90_copies(params, handle.math_mode() == ASYNCGEMM_MATH_TF32);

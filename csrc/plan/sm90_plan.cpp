@@ -93,6 +93,11 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     params.tiles_n = static_cast<int32_t>(tiles_n);
     const int64_t k_blocks = has_product(p) ? k_block_count(p.k, p.type_ab) : 0;
     params.k_blocks = static_cast<int32_t>(k_blocks);
+    params.bias = p.bias;
+    params.stride_bias = p.stride_bias;
+    params.bias_per_row = p.bias_per_row;
+    params.type_bias = p.type_bias;
+    params.activation = p.activation;
 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;
     const auto run = [&](const SplitRanges &ranges) {

@@ -407,13 +407,28 @@ TEST_CASE("fused bias and activation: every bias mode, activation, D type and or
     no_product.nan_operands = true;
     GemmCase no_k = no_product;
     no_k.alpha = 1.0f, no_k.k = 0, no_k.nan_operands = false, no_k.activation = ASYNCGEMM_ACT_GELU_ERF;
-    for (const GemmCase &c : {split, skinny, skinny_n, no_product, no_k}) check_gemm(c, rng, nullptr, &tally);
+    // Tiles of every chunk and a ragged edge, more tiles than SMs: f16 D with a bias per row, f32 D
+    // with C, a batch with its own bias each.
+    GemmCase large;
+    large.type_ab = large.type_cd = ASYNCGEMM_R_16F;
+    large.m = 1500, large.n = 2000 + 13, large.k = 700, large.op_b = ASYNCGEMM_OP_T;
+    large.bias_mode = ASYNCGEMM_BIAS_PER_ROW, large.activation = ASYNCGEMM_ACT_GELU_ERF, large.aligned16 = true;
+    GemmCase large_c = large;
+    large_c.type_ab = ASYNCGEMM_R_16BF, large_c.type_cd = ASYNCGEMM_R_32F, large_c.n = 2048;
+    large_c.c_source = CSource::Buffer, large_c.beta = 0.25f;
+    large_c.bias_mode = ASYNCGEMM_BIAS_PER_COL, large_c.activation = ASYNCGEMM_ACT_SILU;
+    GemmCase large_batch = large;
+    large_batch.m = 512, large_batch.n = 768, large_batch.batch_count = 3, large_batch.batched_api = true;
+    large_batch.type_cd = ASYNCGEMM_R_16BF, large_batch.type_ab = ASYNCGEMM_R_16BF, large_batch.aligned16 = true;
+    large_batch.bias_mode = ASYNCGEMM_BIAS_PER_COL, large_batch.activation = ASYNCGEMM_ACT_GELU_TANH;
+    for (const GemmCase &c : {split, skinny, skinny_n, no_product, no_k, large, large_c, large_batch})
+        check_gemm(c, rng, nullptr, &tally);
     for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle)) {
         const int ran = tally.ran.count(algo) ? tally.ran.at(algo) : 0;
         const int refused = tally.refused.count(algo) ? tally.refused.at(algo) : 0;
         MESSAGE(algo_name(algo) << " ran " << ran << " fused cases, refused " << refused);
         const bool fuses = algo == ASYNCGEMM_ALGO_AUTO || algo == ASYNCGEMM_ALGO_SIMT ||
-                           algo == ASYNCGEMM_ALGO_PIPELINED;
+                           algo == ASYNCGEMM_ALGO_PIPELINED || algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
         if (fuses) CHECK(ran > 0);
         if (!fuses) CHECK(ran == 0);
     }

@@ -1,5 +1,5 @@
-// A consumer warpgroup's epilogue: D = alpha * acc + beta * C for its 64-row tile, through shared
-// memory in chunks of 64 rows x 128 bytes with the 128-byte swizzle, each chunk stored by TMA
+// A consumer warpgroup's epilogue: D = alpha * acc + beta * C for its 64-row tile (or, where the
+// launch fuses them, act(alpha * acc + beta * C + bias): below), through shared memory in chunks of 64 rows x 128 bytes with the 128-byte swizzle, each chunk stored by TMA
 // (cp.async.bulk.tensor, clipped at the problem's edges: rows exactly, columns to 16-byte units, so
 // a ragged right edge is stored by the threads instead) while the next one is written.  C, when
 // beta != 0, is loaded by TMA into the same chunk buffer first, and each thread reads its elements
@@ -7,6 +7,12 @@
 // (two wavefronts per warp either way: the swizzle spreads the eight rows over all banks).  A 16-bit
 // tile of more chunks than buffers may hold its last chunks in registers for the next tile's mainloop
 // to store (HeldChunks).
+//
+// A fused bias and activation are applied to staged fp32 values, not in the unrolled register code:
+// there, inlined at each of a thread's 128 elements, the activations made one translation unit 13
+// times larger (9.6 MB of SASS, ten minutes of ptxas) and spilled.  Each chunk's alpha * acc + beta * C
+// is written as fp32 (for 16-bit D into the consumer's other buffer, 32 columns at a time), and a
+// rolled pass adds the bias, applies the activation and rounds once into D's chunk.
 #pragma once
 
 #include <cuda/ptx>
@@ -14,6 +20,7 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/epilogue_math.h"
+#include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/tma_load.cuh"
 #include "kernels/common/wgmma.cuh"
@@ -71,6 +78,12 @@ inline constexpr int kChunkColumns = static_cast<int>(kRowBytes / sizeof(TOut));
 template <typename TOut, int Config>
 inline constexpr int kTileChunks = warpgroup_n(kTileConfigs[Config]) / kChunkColumns<TOut>;
 
+// The launch's fused epilogue for batch `batch` (rows and columns of the canonical D).
+template <typename TOut>
+__device__ __forceinline__ FusedEpilogue<TOut> fused_epilogue(const Sm90Params &p, int64_t batch) {
+    return FusedEpilogue<TOut>(p.bias, p.stride_bias, p.type_bias, p.bias_per_row != 0, p.activation, batch);
+}
+
 // Per-consumer epilogue state that lives across tiles: C loads' barrier phase, and which buffer the
 // next chunk goes to where a tile has an odd number of chunks (they alternate over all of them).
 struct EpilogueState {
@@ -93,17 +106,18 @@ __device__ __forceinline__ int chunk_buffer(int chunk, EpilogueState &state) {
 }
 
 // Stores one chunk of D, 64 rows from row0 and 128 bytes of columns from col: waits until the store
-// issued from its buffer kEpilogueBuffers chunks ago has read it, loads C's chunk into it first when
-// AddC, has write(buffer) put D's values there (swizzled), and stores it by TMA, or by the threads at
-// a ragged right edge.
-template <typename TOut, int Config, bool AddC, typename Write>
+// issued from its buffer kEpilogueBuffers chunks ago has read it (every earlier store, where
+// BothBuffers: the write stages in the other buffer too), loads C's chunk into it first when AddC, has
+// write(buffer) put D's values there (swizzled), and stores it by TMA, or by the threads at a ragged
+// right edge.
+template <typename TOut, int Config, bool AddC, bool BothBuffers, typename Write>
 __device__ __forceinline__ void store_chunk(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                             int thread, int buffer_index, int32_t row0, int32_t col, int64_t batch,
                                             EpilogueState &state, const Write &write) {
     const bool leader = thread == 0;
     const int barrier_id = 1 + consumer;
     char *buffer = smem.epilogue_buffer(consumer, buffer_index);
-    if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kEpilogueBuffers - 1>{});
+    if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<BothBuffers ? 0 : kEpilogueBuffers - 1>{});
     named_barrier_sync(barrier_id, kWarpgroupThreads);
     if constexpr (AddC) {
         uint64_t *loaded = &smem.c_loaded[consumer];
@@ -171,7 +185,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
 #pragma unroll
     for (int chunk = 0; chunk < Chunks; ++chunk) {
         const int buffer_index = chunk_buffer<kChunks>(chunk, state);
-        store_chunk<TOut, Config, AddC>(
+        store_chunk<TOut, Config, AddC, false>(
             p, smem, consumer, thread, buffer_index, row0, col0 + chunk * kColumns, batch, state, [&](char *buffer) {
                 // D's value for the thread's element j of the chunk: accumulator group j / 4, row half
                 // j % 4 / 2, column j % 2 of the pair.
@@ -201,6 +215,93 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
                                 make_float2(value(4 * g + 2 * h), value(4 * g + 2 * h + 1));
                         }
                     }
+                }
+            });
+    }
+}
+
+// Columns of fp32 a fused chunk stages at a time (one 128-byte row), and accumulator groups in them.
+inline constexpr int kStagedColumns = static_cast<int>(kRowBytes / sizeof(float));
+inline constexpr int kStagedGroups = kStagedColumns / 8;
+
+// The fused epilogue over staged fp32 columns [kStagedColumns * part, + kStagedColumns) of a chunk
+// (in `stage`, laid out as an fp32 chunk): the bias added, the activation applied and D rounded once
+// into `buffer`, D's chunk (in place where they are one buffer: fp32 D).  Elements past D's edge
+// (m x n) are skipped: the store clips them, and the bias has no element there.  Out of line, and its
+// arguments by value: inlined at every part of an unrolled tile, its activations made the translation
+// unit several times larger, and ptxas, allocating the call's registers around the caller's live
+// accumulators, spills nothing for it.
+template <typename TOut>
+__device__ __noinline__ void fuse_staged_part(FusedEpilogue<TOut> fused, const char *stage, char *buffer, int part,
+                                              int32_t row0, int32_t col, int32_t m, int32_t n, int thread) {
+#pragma unroll 2
+    for (int i = thread; i < static_cast<int>(kEpilogueChunkRows) * kStagedColumns; i += kWarpgroupThreads) {
+        const int row = i / kStagedColumns;
+        const int column = kStagedColumns * part + i % kStagedColumns;  // of the chunk
+        const int32_t r = row0 + row, c = col + column;
+        if (r >= m || c >= n) continue;
+        const float x = *reinterpret_cast<const float *>(stage + swizzled_offset(row, 4 * (i % kStagedColumns)));
+        *reinterpret_cast<TOut *>(buffer + swizzled_offset(row, column * static_cast<int>(sizeof(TOut)))) =
+            from_float<TOut>(fused.apply_inline(x, r, c));
+    }
+}
+
+// store_tile through the launch's fused bias and activation, for the whole tile.  Each chunk's
+// alpha * acc + beta * C is staged as fp32, 32 columns at a time (for 16-bit D in the consumer's other
+// buffer, so a chunk waits for every earlier store), and fuse_staged_part finishes it.
+template <typename TOut, int Config, bool AddC>
+__device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
+                                                 const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
+                                                 int thread, int32_t row0, int32_t col0, int64_t batch, float alpha,
+                                                 EpilogueState &state) {
+    constexpr int kColumns = kChunkColumns<TOut>;
+    constexpr int kChunks = kTileChunks<TOut, Config>;
+    constexpr int kParts = kColumns / kStagedColumns;  // staged parts per chunk
+    constexpr int kGroups = kColumns / 8;
+    const int warp = thread / 32;
+    const int lane = thread % 32;
+    const float beta = p.beta;
+    const FusedEpilogue<TOut> fused = fused_epilogue<TOut>(p, batch);
+
+    constexpr bool kBothBuffers = sizeof(TOut) == 2;
+
+#pragma unroll
+    for (int chunk = 0; chunk < kChunks; ++chunk) {
+        // With both buffers in use, any alternation serves: a constant one keeps the index off the
+        // registers (the three chunks of a 64 x 192 tile spilled 36 bytes with chunk_buffer's).
+        const int buffer_index = kBothBuffers ? chunk % kEpilogueBuffers : chunk_buffer<kChunks>(chunk, state);
+        const int32_t col = col0 + chunk * kColumns;
+        store_chunk<TOut, Config, AddC, kBothBuffers>(
+            p, smem, consumer, thread, buffer_index, row0, col, batch, state, [&](char *buffer) {
+                char *stage = sizeof(TOut) == 2 ? smem.epilogue_buffer(consumer, 1 - buffer_index) : buffer;
+#pragma unroll
+                for (int part = 0; part < kParts; ++part) {
+                    if (part > 0) named_barrier_sync(1 + consumer, kWarpgroupThreads);  // the stage is read
+#pragma unroll
+                    for (int g = 0; g < kStagedGroups; ++g) {
+                        const int chunk_group = part * kStagedGroups + g;
+                        const int group = chunk * kGroups + chunk_group;  // of the tile
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {
+                            const int row = 16 * warp + lane / 4 + 8 * h;
+                            float v[2];
+#pragma unroll
+                            for (int e = 0; e < 2; ++e) {
+                                v[e] = scaled_product(alpha, acc[4 * group + 2 * h + e]);
+                                if constexpr (AddC) {
+                                    const int byte =
+                                        (8 * chunk_group + 2 * (lane % 4) + e) * static_cast<int>(sizeof(TOut));
+                                    const TOut old =
+                                        *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
+                                    v[e] = plus_scaled_c(v[e], beta, to_float(old));
+                                }
+                            }
+                            *reinterpret_cast<float2 *>(stage + swizzled_offset(row, (8 * g + 2 * (lane % 4)) * 4)) =
+                                make_float2(v[0], v[1]);
+                        }
+                    }
+                    named_barrier_sync(1 + consumer, kWarpgroupThreads);
+                    fuse_staged_part<TOut>(fused, stage, buffer, part, row0, col, p.m, p.n, thread);
                 }
             });
     }
@@ -263,7 +364,7 @@ struct HeldChunks {
 private:
     __device__ __forceinline__ void store(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                           int thread, EpilogueState &state, int chunk) {
-        store_chunk<TOut, Config, false>(
+        store_chunk<TOut, Config, false, false>(
             p, smem, consumer, thread, chunk_buffer<kChunks>(chunk, state), row0, col0 + chunk * kChunkColumns<TOut>,
             batch, state, [&](char *buffer) {
                 stmatrix_chunk<kGroups>(buffer, thread,

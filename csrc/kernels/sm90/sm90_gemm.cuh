@@ -1,6 +1,6 @@
-// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = alpha * A·B + beta * C with f16 or bf16 A and B
-// in any majors, or f32 A and B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and
-// D, batched; sm_90a only.
+// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = act(alpha * A·B + beta * C + bias) with f16 or
+// bf16 A and B in any majors, or f32 A and B multiplied as tf32 (K-major), fp32 accumulation,
+// f32/f16/bf16 C and D, batched, the bias and activation where the call fuses them; sm_90a only.
 //
 // Persistent and warp-specialized: one block per SM walks output tiles in grouped order
 // (kernels/common/persistent_scheduler.cuh).  Warpgroup 0 gives most of its registers away
@@ -46,8 +46,10 @@ namespace ptx = cuda::ptx;
 // How a consumer stores its tiles, one way for the whole launch: two epilogues inlined behind a
 // per-tile branch, with 128 accumulators live across it, make ptxas spill hundreds of bytes.
 enum class Store {
-    Now,       // as each tile's mainloop ends: D of any type, without C
-    NowAddC,   // as each tile's mainloop ends, adding beta * C
+    Now,         // as each tile's mainloop ends: D of any type, without C
+    NowAddC,     // as each tile's mainloop ends, adding beta * C
+    Fused,       // as Now, through the fused bias and activation (epilogue.cuh)
+    FusedAddC,   // as NowAddC, likewise
     Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
                // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
 };
@@ -72,7 +74,8 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kN = warpgroup_n(kC);
     constexpr bool kDeferred = kStore == Store::Deferred;
-    constexpr bool kAddC = kStore == Store::NowAddC;
+    constexpr bool kAddC = kStore == Store::NowAddC || kStore == Store::FusedAddC;
+    constexpr bool kFused = kStore == Store::Fused || kStore == Store::FusedAddC;
     const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
     const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
     const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
@@ -114,18 +117,15 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
                                                                           batch, alpha, state);
             held.hold(acc, alpha, row0, col0, batch);
         } else {
-            switch (p.type_cd) {
-            case kF32:
-                store_tile<float, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
-                break;
-            case kF16:
-                store_tile<__half, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
-                break;
-            default:
-                store_tile<__nv_bfloat16, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha,
-                                                         state);
-                break;
-            }
+            with_output_type(p.type_cd, [&](auto out) {
+                using TOut = decltype(out);
+                if constexpr (kFused) {
+                    store_tile_fused<TOut, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha,
+                                                          state);
+                } else {
+                    store_tile<TOut, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
+                }
+            });
         }
     }
     if constexpr (kDeferred) held.store_rest(p, smem, consumer, thread, state);
@@ -134,10 +134,18 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     if (thread == 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
 }
 
-// The launch's way of storing (Store), chosen once: C or not, and D's type.
+// The launch's way of storing (Store), chosen once: C or not, a fused epilogue or not, and D's type.
 template <typename T, int Config, bool AKMajor, bool BKMajor>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer) {
+    if (p.bias != nullptr || p.activation != 0) {
+        if (p.beta != 0.f) {
+            consume<T, Config, AKMajor, BKMajor, Store::FusedAddC>(p, smem, consumer);
+        } else {
+            consume<T, Config, AKMajor, BKMajor, Store::Fused>(p, smem, consumer);
+        }
+        return;
+    }
     if (p.beta != 0.f) {
         consume<T, Config, AKMajor, BKMajor, Store::NowAddC>(p, smem, consumer);
         return;

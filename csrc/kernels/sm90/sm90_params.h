@@ -39,6 +39,14 @@ struct Sm90Params {
     int32_t blocks_per_split;
     float *partials;
     int32_t *tile_counters;
+    // The fused epilogue (GemmParams's fields of the same names): D = act(alpha * A·B + beta * C +
+    // bias), applied in registers before D is written to shared memory.  bias null and activation 0:
+    // none (the launch's consumers are then built without it).
+    const void *bias;
+    int64_t stride_bias;
+    int32_t bias_per_row;
+    int32_t type_bias;
+    int32_t activation;
 };
 
 }  // namespace asyncgemm
