@@ -77,6 +77,9 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     params.d = p.d;
     params.ldd = p.ldd;
     params.stride_d = p.stride_d;
+    params.c = p.c;
+    params.ldc = p.ldc;
+    params.stride_c = p.stride_c;
     params.m = static_cast<int32_t>(p.m);
     params.n = static_cast<int32_t>(p.n);
     params.d_rows_whole = static_cast<uint64_t>(p.n) * dtype_size(p.type_cd) % 16 == 0;

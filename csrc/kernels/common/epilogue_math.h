@@ -24,6 +24,26 @@ ASYNCGEMM_HOST_DEVICE inline float plus_scaled_c(float product, float beta, floa
 // The activations of a fused epilogue, numbered as asyncgemm_activation_t (version 0.2 of the C API).
 enum class Activation : int32_t { None = 0, Relu = 1, GeluTanh = 2, GeluErf = 3, Silu = 4 };
 
+// exp and the division of the activations: on the GPU through the SFU's approximations (ex2.approx
+// and rcp.approx, a few ulp in fp32: far inside the rounding of 16-bit D, and inside the 1e-5 the f32
+// tests allow), whose dependent chains are several times shorter than the accurate library forms'
+// (the Hopper family's fused pass is latency-bound on them); exact library calls on the host.
+ASYNCGEMM_HOST_DEVICE inline float activation_exp(float x) {
+#if defined(__CUDA_ARCH__)
+    return __expf(x);
+#else
+    return expf(x);
+#endif
+}
+// x / y for y >= 1; infinite y gives 0 with x's sign.
+ASYNCGEMM_HOST_DEVICE inline float activation_divide(float x, float y) {
+#if defined(__CUDA_ARCH__)
+    return __fdividef(x, y);
+#else
+    return x / y;
+#endif
+}
+
 // Each written so that it stays accurate in fp32 where the textbook form cancels, and so that NaN
 // propagates and the infinities meet their limits (-inf goes to -0 for GELU and SiLU, where
 // x * (a factor that tends to 0) would make it NaN).
@@ -39,10 +59,10 @@ ASYNCGEMM_HOST_DEVICE inline float activate(float x, Activation activation) {
     switch (activation) {
     case Activation::GeluTanh: {
         const float u = 0.7978845608f * fmaf(0.044715f * x, x * x, x);
-        return x / (1.f + expf(-2.f * u));
+        return activation_divide(x, 1.f + activation_exp(-2.f * u));
     }
     case Activation::GeluErf: return 0.5f * x * erfcf(-0.7071067812f * x);
-    default: return x / (1.f + expf(-x));
+    default: return activation_divide(x, 1.f + activation_exp(-x));
     }
 }
 

@@ -48,12 +48,19 @@ public:
         return epilogue_value(v, bias_at(first, second), activation_);
     }
 
-private:
-    __device__ __forceinline__ float bias_at(int64_t first, int64_t second) const {
+    // The pieces, for a caller that hoists the bias of a fixed index out of its loop.
+    __device__ __forceinline__ bool bias_per_first() const { return per_first_; }
+    __device__ __forceinline__ Activation activation() const { return activation_; }
+    // Element i of the bias, 0 where there is none.
+    __device__ __forceinline__ float bias_value(int64_t i) const {
         if (bias_ == nullptr) return 0.f;
-        const int64_t i = per_first_ ? first : second;
         return bias_f32_ ? __ldg(reinterpret_cast<const float *>(bias_) + i)
                          : to_float(reinterpret_cast<const TOut *>(bias_)[i]);
+    }
+
+private:
+    __device__ __forceinline__ float bias_at(int64_t first, int64_t second) const {
+        return bias_value(per_first_ ? first : second);
     }
 
     const char *bias_;

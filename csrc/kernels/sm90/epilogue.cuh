@@ -10,9 +10,9 @@
 //
 // A fused bias and activation are applied to staged fp32 values, not in the unrolled register code:
 // there, inlined at each of a thread's 128 elements, the activations made one translation unit 13
-// times larger (9.6 MB of SASS, ten minutes of ptxas) and spilled.  Each chunk's alpha * acc + beta * C
-// is written as fp32 (for 16-bit D into the consumer's other buffer, 32 columns at a time), and a
-// rolled pass adds the bias, applies the activation and rounds once into D's chunk.
+// times larger (9.6 MB of SASS, ten minutes of ptxas) and spilled.  The tile's alpha * acc is staged
+// as fp32, 32 columns at a time, and a rolled pass adds beta * C and the bias, applies the activation
+// and stores D rounded once, by the threads (store_tile_fused).
 #pragma once
 
 #include <cuda/ptx>
@@ -106,18 +106,17 @@ __device__ __forceinline__ int chunk_buffer(int chunk, EpilogueState &state) {
 }
 
 // Stores one chunk of D, 64 rows from row0 and 128 bytes of columns from col: waits until the store
-// issued from its buffer kEpilogueBuffers chunks ago has read it (every earlier store, where
-// BothBuffers: the write stages in the other buffer too), loads C's chunk into it first when AddC, has
-// write(buffer) put D's values there (swizzled), and stores it by TMA, or by the threads at a ragged
-// right edge.
-template <typename TOut, int Config, bool AddC, bool BothBuffers, typename Write>
+// issued from its buffer kEpilogueBuffers chunks ago has read it, loads C's chunk into it first when
+// AddC, has write(buffer) put D's values there (swizzled), and stores it by TMA, or by the threads at
+// a ragged right edge.
+template <typename TOut, int Config, bool AddC, typename Write>
 __device__ __forceinline__ void store_chunk(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                             int thread, int buffer_index, int32_t row0, int32_t col, int64_t batch,
                                             EpilogueState &state, const Write &write) {
     const bool leader = thread == 0;
     const int barrier_id = 1 + consumer;
     char *buffer = smem.epilogue_buffer(consumer, buffer_index);
-    if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<BothBuffers ? 0 : kEpilogueBuffers - 1>{});
+    if (leader) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kEpilogueBuffers - 1>{});
     named_barrier_sync(barrier_id, kWarpgroupThreads);
     if constexpr (AddC) {
         uint64_t *loaded = &smem.c_loaded[consumer];
@@ -185,7 +184,7 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
 #pragma unroll
     for (int chunk = 0; chunk < Chunks; ++chunk) {
         const int buffer_index = chunk_buffer<kChunks>(chunk, state);
-        store_chunk<TOut, Config, AddC, false>(
+        store_chunk<TOut, Config, AddC>(
             p, smem, consumer, thread, buffer_index, row0, col0 + chunk * kColumns, batch, state, [&](char *buffer) {
                 // D's value for the thread's element j of the chunk: accumulator group j / 4, row half
                 // j % 4 / 2, column j % 2 of the pair.
@@ -220,90 +219,75 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
     }
 }
 
-// Columns of fp32 a fused chunk stages at a time (one 128-byte row), and accumulator groups in them.
+// Columns of fp32 a fused epilogue stages at a time (one 128-byte row), and accumulator groups in
+// them.
 inline constexpr int kStagedColumns = static_cast<int>(kRowBytes / sizeof(float));
 inline constexpr int kStagedGroups = kStagedColumns / 8;
 
-// The fused epilogue over staged fp32 columns [kStagedColumns * part, + kStagedColumns) of a chunk
-// (in `stage`, laid out as an fp32 chunk): the bias added, the activation applied and D rounded once
-// into `buffer`, D's chunk (in place where they are one buffer: fp32 D).  Elements past D's edge
-// (m x n) are skipped: the store clips them, and the bias has no element there.  Out of line, and its
-// arguments by value: inlined at every part of an unrolled tile, its activations made the translation
-// unit several times larger, and ptxas, allocating the call's registers around the caller's live
-// accumulators, spills nothing for it.
-template <typename TOut>
-__device__ __noinline__ void fuse_staged_part(FusedEpilogue<TOut> fused, const char *stage, char *buffer, int part,
-                                              int32_t row0, int32_t col, int32_t m, int32_t n, int thread) {
-#pragma unroll 2
-    for (int i = thread; i < static_cast<int>(kEpilogueChunkRows) * kStagedColumns; i += kWarpgroupThreads) {
-        const int row = i / kStagedColumns;
-        const int column = kStagedColumns * part + i % kStagedColumns;  // of the chunk
-        const int32_t r = row0 + row, c = col + column;
-        if (r >= m || c >= n) continue;
-        const float x = *reinterpret_cast<const float *>(stage + swizzled_offset(row, 4 * (i % kStagedColumns)));
-        *reinterpret_cast<TOut *>(buffer + swizzled_offset(row, column * static_cast<int>(sizeof(TOut)))) =
-            from_float<TOut>(fused.apply_inline(x, r, c));
+// The fused epilogue of one staged part of a tile: 64 rows x kStagedColumns columns of alpha * acc at
+// D's (row0, col), fp32 in `stage` (swizzled as an fp32 chunk).  Each thread takes one column and
+// every fourth row: beta * C added where AddC (read from C itself), then the bias and the activation,
+// rounded once and stored to D by the threads (a warp a row's 32 elements at a time, any alignment,
+// the edges skipped).  Out of line, its arguments by value: inlined at every part of an unrolled tile,
+// its activations made the translation unit several times larger, and ptxas, allocating the call's
+// registers around the caller's live accumulators, spills nothing for it.
+template <typename TOut, bool AddC>
+__device__ __noinline__ void fuse_staged_part(FusedEpilogue<TOut> fused, const char *stage, TOut *d, int64_t ldd,
+                                              const TOut *c, int64_t ldc, float beta, int32_t row0, int32_t col,
+                                              int32_t m, int32_t n, int thread) {
+    constexpr int kRowStep = kWarpgroupThreads / kStagedColumns;
+    const int column = thread % kStagedColumns;
+    const int32_t cn = col + column;
+    if (cn >= n) return;
+    const int rows = min(static_cast<int>(kEpilogueChunkRows), m - row0);
+    // The thread's column is fixed: a bias per column is loaded once.
+    const bool per_row = fused.bias_per_first();
+    const float column_bias = per_row ? 0.f : fused.bias_value(cn);
+#pragma unroll 4
+    for (int row = thread / kStagedColumns; row < rows; row += kRowStep) {
+        const int32_t r = row0 + row;
+        float v = *reinterpret_cast<const float *>(stage + swizzled_offset(row, 4 * column));
+        if constexpr (AddC) v = plus_scaled_c(v, beta, to_float(c[int64_t{r} * ldc + cn]));
+        const float bias = per_row ? fused.bias_value(r) : column_bias;
+        d[int64_t{r} * ldd + cn] = from_float<TOut>(epilogue_value(v, bias, fused.activation()));
     }
 }
 
-// store_tile through the launch's fused bias and activation, for the whole tile.  Each chunk's
-// alpha * acc + beta * C is staged as fp32, 32 columns at a time (for 16-bit D in the consumer's other
-// buffer, so a chunk waits for every earlier store), and fuse_staged_part finishes it.
+// store_tile through the launch's fused bias and activation, for the whole tile, without TMA: each
+// part of kStagedColumns columns is staged as fp32 alpha * acc in the consumer's epilogue buffers in
+// turn, and fuse_staged_part finishes and stores it.  One barrier a part: a buffer is staged again
+// two parts later, after every thread has passed the barrier of the part between, so after its own
+// pass over it.
 template <typename TOut, int Config, bool AddC>
 __device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                                  const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
-                                                 int thread, int32_t row0, int32_t col0, int64_t batch, float alpha,
-                                                 EpilogueState &state) {
-    constexpr int kColumns = kChunkColumns<TOut>;
-    constexpr int kChunks = kTileChunks<TOut, Config>;
-    constexpr int kParts = kColumns / kStagedColumns;  // staged parts per chunk
-    constexpr int kGroups = kColumns / 8;
+                                                 int thread, int32_t row0, int32_t col0, int64_t batch, float alpha) {
+    constexpr int kParts = warpgroup_n(kTileConfigs[Config]) / kStagedColumns;
+    static_assert(kParts % kEpilogueBuffers == 0, "every tile starts on the first buffer");
     const int warp = thread / 32;
     const int lane = thread % 32;
-    const float beta = p.beta;
     const FusedEpilogue<TOut> fused = fused_epilogue<TOut>(p, batch);
+    TOut *const d = static_cast<TOut *>(p.d) + batch * p.stride_d;
+    const TOut *const c = AddC ? static_cast<const TOut *>(p.c) + (p.c_batched ? batch * p.stride_c : 0) : nullptr;
 
-    constexpr bool kBothBuffers = sizeof(TOut) == 2;
-
+    // Unrolled: the accumulator index must be a constant.
 #pragma unroll
-    for (int chunk = 0; chunk < kChunks; ++chunk) {
-        // With both buffers in use, any alternation serves: a constant one keeps the index off the
-        // registers (the three chunks of a 64 x 192 tile spilled 36 bytes with chunk_buffer's).
-        const int buffer_index = kBothBuffers ? chunk % kEpilogueBuffers : chunk_buffer<kChunks>(chunk, state);
-        const int32_t col = col0 + chunk * kColumns;
-        store_chunk<TOut, Config, AddC, kBothBuffers>(
-            p, smem, consumer, thread, buffer_index, row0, col, batch, state, [&](char *buffer) {
-                char *stage = sizeof(TOut) == 2 ? smem.epilogue_buffer(consumer, 1 - buffer_index) : buffer;
+    for (int part = 0; part < kParts; ++part) {
+        char *stage = smem.epilogue_buffer(consumer, part % kEpilogueBuffers);
 #pragma unroll
-                for (int part = 0; part < kParts; ++part) {
-                    if (part > 0) named_barrier_sync(1 + consumer, kWarpgroupThreads);  // the stage is read
+        for (int g = 0; g < kStagedGroups; ++g) {
+            const int group = part * kStagedGroups + g;  // of the tile: accumulators 4 group ..
 #pragma unroll
-                    for (int g = 0; g < kStagedGroups; ++g) {
-                        const int chunk_group = part * kStagedGroups + g;
-                        const int group = chunk * kGroups + chunk_group;  // of the tile
-#pragma unroll
-                        for (int h = 0; h < 2; ++h) {
-                            const int row = 16 * warp + lane / 4 + 8 * h;
-                            float v[2];
-#pragma unroll
-                            for (int e = 0; e < 2; ++e) {
-                                v[e] = scaled_product(alpha, acc[4 * group + 2 * h + e]);
-                                if constexpr (AddC) {
-                                    const int byte =
-                                        (8 * chunk_group + 2 * (lane % 4) + e) * static_cast<int>(sizeof(TOut));
-                                    const TOut old =
-                                        *reinterpret_cast<const TOut *>(buffer + swizzled_offset(row, byte));
-                                    v[e] = plus_scaled_c(v[e], beta, to_float(old));
-                                }
-                            }
-                            *reinterpret_cast<float2 *>(stage + swizzled_offset(row, (8 * g + 2 * (lane % 4)) * 4)) =
-                                make_float2(v[0], v[1]);
-                        }
-                    }
-                    named_barrier_sync(1 + consumer, kWarpgroupThreads);
-                    fuse_staged_part<TOut>(fused, stage, buffer, part, row0, col, p.m, p.n, thread);
-                }
-            });
+            for (int h = 0; h < 2; ++h) {
+                const int row = 16 * warp + lane / 4 + 8 * h;
+                *reinterpret_cast<float2 *>(stage + swizzled_offset(row, (8 * g + 2 * (lane % 4)) * 4)) =
+                    make_float2(scaled_product(alpha, acc[4 * group + 2 * h]),
+                                scaled_product(alpha, acc[4 * group + 2 * h + 1]));
+            }
+        }
+        named_barrier_sync(1 + consumer, kWarpgroupThreads);
+        fuse_staged_part<TOut, AddC>(fused, stage, d, p.ldd, c, p.ldc, p.beta, row0, col0 + part * kStagedColumns,
+                                     p.m, p.n, thread);
     }
 }
 
@@ -364,7 +348,7 @@ struct HeldChunks {
 private:
     __device__ __forceinline__ void store(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                           int thread, EpilogueState &state, int chunk) {
-        store_chunk<TOut, Config, false, false>(
+        store_chunk<TOut, Config, false>(
             p, smem, consumer, thread, chunk_buffer<kChunks>(chunk, state), row0, col0 + chunk * kChunkColumns<TOut>,
             batch, state, [&](char *buffer) {
                 stmatrix_chunk<kGroups>(buffer, thread,

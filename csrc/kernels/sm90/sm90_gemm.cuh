@@ -48,8 +48,8 @@ namespace ptx = cuda::ptx;
 enum class Store {
     Now,         // as each tile's mainloop ends: D of any type, without C
     NowAddC,     // as each tile's mainloop ends, adding beta * C
-    Fused,       // as Now, through the fused bias and activation (epilogue.cuh)
-    FusedAddC,   // as NowAddC, likewise
+    Fused,       // through the fused bias and activation, stored by the threads (store_tile_fused)
+    FusedAddC,   // likewise, adding beta * C
     Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
                // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
 };
@@ -120,8 +120,7 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
             with_output_type(p.type_cd, [&](auto out) {
                 using TOut = decltype(out);
                 if constexpr (kFused) {
-                    store_tile_fused<TOut, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha,
-                                                          state);
+                    store_tile_fused<TOut, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha);
                 } else {
                     store_tile<TOut, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
                 }

@@ -18,9 +18,12 @@ struct Sm90Params {
     CUtensorMap b_map;  // K-major B: {k, n}, boxes {64, tile_n}; MN-major: {n, k}, boxes {64, 64}
     CUtensorMap c_map;  // {n, m}, boxes of one epilogue chunk; unused when beta == 0
     CUtensorMap d_map;  // {n, m}, boxes of one epilogue chunk
-    // D as the epilogue writes it where a TMA store cannot (see epilogue.cuh).
+    // D as the epilogue writes it where a TMA store cannot or a fused epilogue stores it (see
+    // epilogue.cuh), and C as such an epilogue reads it.
     void *d;
     int64_t ldd, stride_d;
+    const void *c;
+    int64_t ldc, stride_c;
     int32_t m, n;
     int32_t d_rows_whole;  // 1: n elements of D are a whole number of 16-byte units
     int64_t batch_count;
@@ -40,8 +43,8 @@ struct Sm90Params {
     float *partials;
     int32_t *tile_counters;
     // The fused epilogue (GemmParams's fields of the same names): D = act(alpha * A·B + beta * C +
-    // bias), applied in registers before D is written to shared memory.  bias null and activation 0:
-    // none (the launch's consumers are then built without it).
+    // bias), applied to the tile staged as fp32 and stored by the threads.  bias null and activation
+    // 0: none.
     const void *bias;
     int64_t stride_bias;
     int32_t bias_per_row;
