@@ -1,5 +1,6 @@
-// D = act(alpha * acc + beta * C + bias) for one thread's accumulators, in the output type (the bias
-// and activation where the call fuses them: fused_epilogue.cuh).
+// D = alpha * acc + beta * C for one thread's accumulators, in the output type (store_tile), or
+// act(alpha * acc + beta * C + bias) for the block's tile where the call fuses a bias and an
+// activation (store_tile_fused).
 //
 // A thread's accumulators are runs of 4 consecutive columns (thread_col_offset), stored as one
 // 16-byte (fp32) or 8-byte (16-bit) vector when D and C allow it, else element by element.  C is
@@ -41,7 +42,6 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
         return reinterpret_cast<uintptr_t>(ptr) % sizeof(Run) == 0 && ld % kRun == 0;
     };
     const bool vector_ok = runs_aligned(d, p.ldd) && (c == nullptr || runs_aligned(c, p.ldc));
-    const FusedEpilogue<TOut> fused(p, batch);
 
 #pragma unroll
     for (int i = 0; i < kC.thread_m; ++i) {
@@ -59,8 +59,7 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
 #pragma unroll
                 for (int e = 0; e < kRun; ++e) {
                     const float product = scaled_product(alpha, tile.acc[i][j0 + e]);
-                    const float v = in != nullptr ? plus_scaled_c(product, beta, to_float(old.v[e])) : product;
-                    result.v[e] = from_float<TOut>(fused(v, row0 + row, col0 + col + e));
+                    result.v[e] = from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(old.v[e])) : product);
                 }
                 *reinterpret_cast<Run *>(out) = result;
             } else {
@@ -68,10 +67,54 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
                 for (int e = 0; e < kRun; ++e) {
                     if (col + e >= cols_left) break;
                     const float product = scaled_product(alpha, tile.acc[i][j0 + e]);
-                    const float v = in != nullptr ? plus_scaled_c(product, beta, to_float(in[e])) : product;
-                    out[e] = from_float<TOut>(fused(v, row0 + row, col0 + col + e));
+                    out[e] = from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(in[e])) : product);
                 }
             }
+        }
+    }
+}
+
+// Rows of the block's tile a fused epilogue stages at a time, and the stage's row stride in floats
+// (padded off the banks' period).
+inline constexpr int kFusedRows = 64;
+template <int Config>
+inline constexpr int kFusedStride = kTileConfigs[Config].tile_n + 4;
+
+// The block's tile of D through the fused bias and activation (fused_epilogue.cuh): alpha * acc
+// staged as fp32 in `stage` (the mainloop's shared memory, free once every thread is past it),
+// kFusedRows rows at a time, then a rolled pass over them adds beta * C and the bias, applies the
+// activation and stores D rounded once, a row's consecutive elements by consecutive threads.  Per
+// element in the unrolled store above, the activations inlined (or called) at each of a thread's 64
+// accumulators multiplied the kernels' code and their compile time.
+template <typename TOut, int Config>
+__device__ __forceinline__ void store_tile_fused(const ThreadTile<Config> &tile, const GemmParams &p, int64_t batch,
+                                                 int64_t m0, int64_t n0, float alpha, float *stage, int thread) {
+    constexpr TileConfig kC = kTileConfigs[Config];
+    constexpr int kStride = kFusedStride<Config>;
+    static_assert(kC.tile_m % kFusedRows == 0, "whole passes");
+    static_assert(kFusedRows * kStride <= kC.stages * smem_stage_floats(kC), "the stage fits the mainloop's memory");
+    const FusedEpilogue<TOut> fused(p, batch);
+    TOut *const d = static_cast<TOut *>(p.d) + batch * p.stride_d;
+    const TOut *const c = p.beta != 0.f ? static_cast<const TOut *>(p.c) + batch * p.stride_c : nullptr;
+#pragma unroll 1
+    for (int first = 0; first < kC.tile_m; first += kFusedRows) {
+        __syncthreads();  // the stage is free: the mainloop's, or the last pass's, reads are done
+#pragma unroll
+        for (int i = 0; i < kC.thread_m; ++i) {
+            const int row = tile.first_row() + thread_row_offset(kC, i) - first;
+            if (row < 0 || row >= kFusedRows) continue;
+#pragma unroll
+            for (int j = 0; j < kC.thread_n; ++j)
+                stage[row * kStride + tile.first_col() + thread_col_offset(kC, j)] = scaled_product(alpha, tile.acc[i][j]);
+        }
+        __syncthreads();
+#pragma unroll 2
+        for (int e = thread; e < kFusedRows * kC.tile_n; e += kC.threads) {
+            const int64_t r = m0 + first + e / kC.tile_n, col = n0 + e % kC.tile_n;
+            if (r >= p.m || col >= p.n) continue;
+            float v = stage[e / kC.tile_n * kStride + e % kC.tile_n];
+            if (c != nullptr) v = plus_scaled_c(v, p.beta, to_float(c[r * p.ldc + col]));
+            d[r * p.ldd + col] = from_float<TOut>(fused.apply_inline(v, r, col));
         }
     }
 }

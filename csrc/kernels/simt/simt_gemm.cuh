@@ -125,11 +125,13 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             }
         }
 
-        switch (p.type_cd) {
-        case kF32: store_tile<float>(tile, p, batch, m0, n0, alpha); break;
-        case kF16: store_tile<__half>(tile, p, batch, m0, n0, alpha); break;
-        case kBF16: store_tile<__nv_bfloat16>(tile, p, batch, m0, n0, alpha); break;
-        default: break;
+        if (p.bias != nullptr || p.activation != 0) {
+            cp_async_wait<0>();  // no copy may land in the stages the fused epilogue reuses
+            with_output_type(p.type_cd, [&](auto out) {
+                store_tile_fused<decltype(out)>(tile, p, batch, m0, n0, alpha, smem, thread);
+            });
+        } else {
+            with_output_type(p.type_cd, [&](auto out) { store_tile<decltype(out)>(tile, p, batch, m0, n0, alpha); });
         }
 
         // The next batch's prologue refills the stages: every thread must be done reading them.
