@@ -59,7 +59,8 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
 #pragma unroll
                 for (int e = 0; e < kRun; ++e) {
                     const float product = scaled_product(alpha, tile.acc[i][j0 + e]);
-                    result.v[e] = from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(old.v[e])) : product);
+                    result.v[e] =
+                        from_float<TOut>(in != nullptr ? plus_scaled_c(product, beta, to_float(old.v[e])) : product);
                 }
                 *reinterpret_cast<Run *>(out) = result;
             } else {
@@ -105,7 +106,8 @@ __device__ __forceinline__ void store_tile_fused(const ThreadTile<Config> &tile,
             if (row < 0 || row >= kFusedRows) continue;
 #pragma unroll
             for (int j = 0; j < kC.thread_n; ++j)
-                stage[row * kStride + tile.first_col() + thread_col_offset(kC, j)] = scaled_product(alpha, tile.acc[i][j]);
+                stage[row * kStride + tile.first_col() + thread_col_offset(kC, j)] =
+                    scaled_product(alpha, tile.acc[i][j]);
         }
         __syncthreads();
 #pragma unroll 2

@@ -1,5 +1,6 @@
 // A consumer warpgroup's epilogue: D = alpha * acc + beta * C for its 64-row tile (or, where the
-// launch fuses them, act(alpha * acc + beta * C + bias): below), through shared memory in chunks of 64 rows x 128 bytes with the 128-byte swizzle, each chunk stored by TMA
+// launch fuses them, act(alpha * acc + beta * C + bias): last paragraph), through shared memory in
+// chunks of 64 rows x 128 bytes with the 128-byte swizzle, each chunk stored by TMA
 // (cp.async.bulk.tensor, clipped at the problem's edges: rows exactly, columns to 16-byte units, so
 // a ragged right edge is stored by the threads instead) while the next one is written.  C, when
 // beta != 0, is loaded by TMA into the same chunk buffer first, and each thread reads its elements
