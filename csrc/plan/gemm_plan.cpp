@@ -139,7 +139,7 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     if (args.algo == ASYNCGEMM_ALGO_SM100_TCGEN05 && !sm100_self_check_passed(handle))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, last_error());
     switch (algo) {
-    case ASYNCGEMM_ALGO_SIMT: launch_simt(handle, params, stream); return;
+    case ASYNCGEMM_ALGO_SIMT: launch_simt(handle, params, 0, stream); return;
     case ASYNCGEMM_ALGO_ASYNC_COPY:
     case ASYNCGEMM_ALGO_PIPELINED: launch_sm80(handle, params, algo, stream); return;
     case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: launch_sm90(handle, params, stream); return;
@@ -169,7 +169,7 @@ void gemm_with_config(const Handle &handle, const GemmArgs &args, KernelChoice c
     switch (args.algo) {
     case ASYNCGEMM_ALGO_SIMT:
         if (choice.config != simt::kConfig) refuse();
-        launch_simt(handle, params, stream);
+        launch_simt(handle, params, choice.splits, stream);
         return;
     case ASYNCGEMM_ALGO_ASYNC_COPY:
     case ASYNCGEMM_ALGO_PIPELINED:

@@ -8,6 +8,7 @@
 #include "kernels/common/params.h"
 #include "kernels/simt/simt_traits.h"
 #include "plan/simt_kernels.h"
+#include "plan/split_k.h"
 
 namespace asyncgemm::simt {
 
@@ -26,28 +27,53 @@ inline constexpr int32_t kRasterGroup = 8;
 
 using Launch = GemmLaunch;
 
+// How this family cuts K where its tiles leave SMs idle: two blocks of 256 threads fit an SM, and a
+// range keeps at least 8 slices (128 of K) so its loads outweigh the partials' round trip.
+inline constexpr plan::SplitRule kSplitRule{8, 8};
+inline constexpr int kBlocksPerSm = 2;
+
+// The ranges K is cut into for `p` (m, n, k, batch_count set) on `sm_count` SMs: split_count's where
+// one wave of blocks would leave SMs idle, else 1.
+constexpr int splits_for(const GemmParams &p, int sm_count) {
+    const TileConfig &c = kTileConfigs[kConfig];
+    const int64_t tiles = ceil_div(p.m, c.tile_m) * ceil_div(p.n, c.tile_n) * p.batch_count;
+    const int64_t slots = int64_t{kBlocksPerSm} * sm_count;
+    return tiles < slots ? plan::split_count(kSplitRule, tiles, ceil_div(p.k, c.tile_k), slots) : 1;
+}
+
 // Completes a canonical problem `p` (m, n, k, pointers, leading dimensions, strides, alpha, beta,
 // types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:
-// vec_a, vec_b, tiles_m, tiles_n, raster_group.  Returns the kernel and its launch geometry;
+// vec_a, vec_b, tiles_m, tiles_n, raster_group, splits and slices_per_split, cutting K into at most
+// `splits` ranges (fewer where K is short; always 1 for batches, k = 0 or alpha = 0).  The caller
+// sets partials and tile_counters when p.splits > 1.  Returns the kernel and its launch geometry;
 // kernel is -1 (and p untouched) when type_ab has no kernel, the tiles do not fit one grid, or K
 // has 2^30 slices or more (K >= 2^34).
-inline Launch prepare_launch(GemmParams &p) {
+inline Launch prepare_launch(GemmParams &p, int splits) {
     const Launch none{-1, 0, 0, 0, 0};
     const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0);
     if (index < 0 || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
     const KernelInfo &kernel = kKernels[index];
     const TileConfig &config = kTileConfigs[kernel.config];
-    const int64_t tiles_m = (p.m + config.tile_m - 1) / config.tile_m;
-    const int64_t tiles_n = (p.n + config.tile_n - 1) / config.tile_n;
-    if (tiles_m > kMaxGridX / tiles_n || p.k / config.tile_k >= kMaxSlices) return none;
+    const int64_t tiles_m = ceil_div(p.m, config.tile_m);
+    const int64_t tiles_n = ceil_div(p.n, config.tile_n);
+    const int64_t slices = ceil_div(p.k, config.tile_k);
+    if (tiles_m > kMaxGridX / tiles_n || slices >= kMaxSlices) return none;
+    const bool can_split = p.batch_count == 1 && p.alpha != 0.f;
+    const plan::SplitRanges ranges = plan::split_ranges(slices, can_split ? splits : 1);
     p.vec_a = vector_width(p.type_ab, kernel.a_k_major, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
     p.vec_b = vector_width(p.type_ab, kernel.b_k_major, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
     p.tiles_m = static_cast<int32_t>(tiles_m);
     p.tiles_n = static_cast<int32_t>(tiles_n);
     p.raster_group = kRasterGroup;
-    return {index, static_cast<uint32_t>(tiles_m * tiles_n),
-            static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
-            static_cast<uint32_t>(config.threads), kernel.dynamic_smem};
+    p.splits = ranges.count;
+    p.slices_per_split = static_cast<int32_t>(ranges.blocks_per_range);
+    p.partials = nullptr;
+    p.tile_counters = nullptr;
+    Launch launch{index, static_cast<uint32_t>(tiles_m * tiles_n),
+                  static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
+                  static_cast<uint32_t>(config.threads), kernel.dynamic_smem};
+    launch.grid_y = static_cast<uint32_t>(p.splits);
+    return launch;
 }
 
 }  // namespace asyncgemm::simt

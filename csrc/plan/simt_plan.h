@@ -6,8 +6,10 @@
 
 namespace asyncgemm::plan {
 
-// Completes `params` (vectors, tiles, raster) and launches on `stream`.  Throws NOT_SUPPORTED when
-// the problem is too large for one launch.
-void launch_simt(const Handle &handle, GemmParams params, void *stream);
+// Completes the problem's launch fields (vectors, tiles, raster, K cut into at most `splits` ranges,
+// or where its tiles leave SMs idle for splits == 0) and launches on `stream`, a split launch with
+// the handle's or the caller's workspace, unsplit where it can have neither (a captured call).
+// Throws NOT_SUPPORTED when the problem is too large for one launch.
+void launch_simt(const Handle &handle, const GemmParams &problem, int splits, void *stream);
 
 }  // namespace asyncgemm::plan

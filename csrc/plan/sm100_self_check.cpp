@@ -186,7 +186,7 @@ SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &pro
     launch_sm100(handle, canonicalize(args), stream);
     args.d = reference_device.pointer();
     if (reference == ASYNCGEMM_ALGO_SIMT)
-        launch_simt(handle, canonicalize(args), stream);
+        launch_simt(handle, canonicalize(args), 0, stream);
     else
         launch_sm80(handle, canonicalize(args), ASYNCGEMM_ALGO_PIPELINED, stream);
     download(api, tested_d, tested_device, stream);

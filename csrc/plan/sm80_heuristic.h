@@ -5,13 +5,12 @@
 
 #include <stdint.h>
 
+#include "kernels/common/gemm_launch.h"
 #include "kernels/sm80/sm80_traits.h"
 #include "plan/sm80_kernels.h"
 #include "plan/split_k.h"
 
 namespace asyncgemm::sm80 {
-
-constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // What the heuristic knows of the device.
 struct DeviceLimits {

@@ -57,7 +57,7 @@ std::vector<Forced> gemm_kernels() {
     for (int i = 0; i < ag::simt::kKernelCount; ++i) {
         const auto &k = ag::simt::kKernels[i];
         kernels.push_back({k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, k.a_k_major,
-                           k.b_k_major, false, simt + i});
+                           k.b_k_major, true, simt + i});
     }
     const size_t sm80 = ag::plan::family_base(ag::Family::Sm80);
     for (int i = 0; i < ag::sm80::kKernelCount; ++i) {
@@ -300,7 +300,7 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
             // the family has it: it follows the ranges' sum).
             GemmCase split = cases_for(k, rng).front();
             split.m = 100, split.n = 70, split.k = 3100;
-            if (k.algo == ASYNCGEMM_ALGO_PIPELINED || k.algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
+            if (k.algo != ASYNCGEMM_ALGO_ASYNC_COPY) {
                 split.bias_mode = ASYNCGEMM_BIAS_PER_ROW;
                 split.bias_f32 = true;
                 split.activation = ASYNCGEMM_ACT_SILU;

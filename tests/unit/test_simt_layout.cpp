@@ -176,7 +176,7 @@ TEST_CASE("simt: prepare_launch fills the kernel's fields and the grid") {
     p.ldb = 132, p.stride_b = 132 * 77;
     p.type_ab = asyncgemm::kF32, p.type_cd = asyncgemm::kF16;
     p.a_k_major = 1, p.b_k_major = 0;
-    const simt::Launch launch = simt::prepare_launch(p);
+    const simt::Launch launch = simt::prepare_launch(p, 4);  // batches are never split
     REQUIRE(launch.kernel == simt::kernel_index(asyncgemm::kF32, true, false));
     CHECK(std::string(simt::kKernels[launch.kernel].name) == "asyncgemm_simt_gemm_f32_kn");
     CHECK(p.tiles_m == 8);
@@ -188,20 +188,53 @@ TEST_CASE("simt: prepare_launch fills the kernel's fields and the grid") {
     CHECK(p.vec_a == 1);
     CHECK(p.vec_b == 4);
     CHECK(p.raster_group == simt::kRasterGroup);
+    CHECK(p.splits == 1);
+    CHECK(p.slices_per_split == 5);
+    CHECK(launch.grid_y == 1);
 
     GemmParams bad = p;
     bad.type_ab = 9;
-    CHECK(simt::prepare_launch(bad).kernel == -1);
+    CHECK(simt::prepare_launch(bad, 1).kernel == -1);
     bad = p;
     bad.m = int64_t{1} << 40;
     bad.n = int64_t{1} << 40;
-    CHECK(simt::prepare_launch(bad).kernel == -1);  // more tiles than a grid holds
+    CHECK(simt::prepare_launch(bad, 1).kernel == -1);  // more tiles than a grid holds
     bad = p;
     bad.k = int64_t{1} << 40;
-    CHECK(simt::prepare_launch(bad).kernel == -1);
+    CHECK(simt::prepare_launch(bad, 1).kernel == -1);
     bad = p;
     bad.n = 0;
-    CHECK(simt::prepare_launch(bad).kernel == -1);
+    CHECK(simt::prepare_launch(bad, 1).kernel == -1);
+}
+
+TEST_CASE("simt: K is split where the tiles leave SMs idle, into ranges of at least 8 slices") {
+    GemmParams p{};
+    p.m = 1024, p.n = 1024, p.k = 1024, p.batch_count = 1, p.alpha = 1.f;
+    p.type_ab = asyncgemm::kF32, p.type_cd = asyncgemm::kF32;
+    p.a_k_major = 0, p.b_k_major = 0;
+    p.lda = 1024, p.ldb = 1024;
+    // 64 tiles of 128 x 128 for 264 blocks (132 SMs, two each): four ranges of 16 slices.
+    CHECK(simt::splits_for(p, 132) == 4);
+    const simt::Launch launch = simt::prepare_launch(p, 4);
+    CHECK(p.splits == 4);
+    CHECK(p.slices_per_split == 16);
+    CHECK(launch.grid_y == 4);
+    CHECK(launch.grid_x == 64);
+    // A wave of tiles or more: unsplit.
+    p.m = p.n = 4096;
+    CHECK(simt::splits_for(p, 132) == 1);
+    // Short K: a range keeps 8 slices (k = 200: 13 slices, one range).
+    p.m = p.n = 256, p.k = 200;
+    CHECK(simt::splits_for(p, 132) == 1);
+    p.k = 16 * 64;  // 64 slices: at most 8 ranges
+    CHECK(simt::splits_for(p, 132) == 8);
+    // Batches and alpha = 0 are never split, whatever they are given.
+    p.batch_count = 2;
+    simt::prepare_launch(p, 8);
+    CHECK(p.splits == 1);
+    p.batch_count = 1, p.alpha = 0.f;
+    simt::prepare_launch(p, 8);
+    CHECK(p.splits == 1);
 }
 
 TEST_CASE("grouped raster visits every tile once, in bands of `group` tile rows") {

@@ -276,7 +276,7 @@ TEST_CASE("sm80: split ranges cover K exactly, none empty") {
         for (int splits : {1, 2, 3, 7, 16}) {
             p.k = k;
             const sm80::Launch launch = sm80::prepare_launch_config(p, sm80::kConfigPipelinedLarge, splits);
-            const int slices = static_cast<int>(sm80::ceil_div(k, 64));
+            const int slices = static_cast<int>(asyncgemm::ceil_div(k, 64));
             CAPTURE(k);
             CAPTURE(splits);
             CHECK(launch.grid_y == static_cast<uint32_t>(p.splits));

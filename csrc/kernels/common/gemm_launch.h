@@ -19,6 +19,9 @@ inline constexpr int64_t kMaxGridX = 2147483647;         // 2^31 - 1 tiles
 inline constexpr int64_t kMaxGridZ = 65535;              // larger batch counts loop inside the kernel
 inline constexpr int64_t kMaxSlices = int64_t{1} << 30;  // kernels count K-slices in an int
 
+// Tiles (or slices) of size b that cover a, for a >= 0 and b > 0.
+constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // Elements per global -> shared copy of an operand at byte address `address` with leading dimension
 // `ld` and batch stride `batch_stride` (elements): the widest power of two up to max_vector whose
 // vectors stay aligned in every row of every batch.

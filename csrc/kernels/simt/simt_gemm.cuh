@@ -6,7 +6,8 @@
 // -> shared by cp.async (tile_loader.cuh) into padded [k][x] fp32 tiles.  Each thread multiplies
 // 8 x 8 accumulators from LDS.128 fragments read one step ahead (thread_tile.cuh), and stores them
 // through the epilogue (epilogue.cuh).  Blocks visit tiles in grouped order (raster.h) and loop
-// over the batch along blockIdx.z.
+// over the batch along blockIdx.z.  Where the tiles are too few to fill the SMs, K is split into
+// ranges along blockIdx.y that meet in a deterministic reduction (kernels/common/split_k.cuh).
 //
 // This header is a translation unit's whole content but for its kernel lines: the build writes one
 // unit per input type of simt_kernels.def, each line of which ASYNCGEMM_SIMT_KERNEL below turns into
@@ -22,6 +23,7 @@
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
+#include "kernels/common/split_k.cuh"
 #include "kernels/simt/epilogue.cuh"
 #include "kernels/simt/simt_traits.h"
 #include "kernels/simt/thread_tile.cuh"
@@ -31,6 +33,9 @@ namespace asyncgemm::simt {
 namespace {
 
 constexpr TileConfig kTile = kTileConfigs[kConfig];
+// float4s of each split range's partial loaded at once by the reduction: beside 64 accumulators, four
+// keep the kernel within its 128 registers.
+constexpr int kSplitLoadBatch = 4;
 
 // mov.u32 %tid.x, read afresh at each call.  Offsets derived from threadIdx.x are invariant over
 // the batch loop, so the compiler would compute them once and hold a dozen registers through every
@@ -57,20 +62,27 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
 
     // As in BLAS, alpha == 0 or k == 0 gives D = beta * C without reading A or B (so NaN there, or
     // an infinite alpha times an empty sum, cannot reach D).  prepare_launch keeps the slice count
-    // an int.
+    // an int.  Split `split` (blockIdx.y) multiplies slices_per_split slices from its first one
+    // (fewer in the last split).
     const bool has_product = p.k > 0 && p.alpha != 0.f;
-    const int slices = has_product ? static_cast<int>((p.k + kTile.tile_k - 1) / kTile.tile_k) : 0;
-    const int last_slice_k = has_product ? static_cast<int>(p.k - static_cast<int64_t>(slices - 1) * kTile.tile_k) : 0;
+    const int split = static_cast<int>(blockIdx.y);
+    const int all_slices = has_product ? static_cast<int>((p.k + kTile.tile_k - 1) / kTile.tile_k) : 0;
+    const int first_slice = split * p.slices_per_split;
+    const int slices = has_product ? min(all_slices - first_slice, p.slices_per_split) : 0;
+    const int last_slice_k = has_product ? static_cast<int>(p.k - static_cast<int64_t>(all_slices - 1) * kTile.tile_k) : 0;
+    const int64_t k0 = static_cast<int64_t>(first_slice) * kTile.tile_k;
     const float alpha = has_product ? p.alpha : 0.f;
-    // k of slice s inside the matrix: all of it but in the last slice.
-    const auto k_left = [&](int s) { return s + 1 < slices ? kTile.tile_k : last_slice_k; };
+    // k of the range's slice s inside the matrix: all of it but in the last slice of K.
+    const auto k_left = [&](int s) { return first_slice + s + 1 < all_slices ? kTile.tile_k : last_slice_k; };
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
         const int thread = thread_index();
-        TileLoader<T, AKMajor, kConfig, kTile.tile_m> load_a(static_cast<const T *>(p.a) + batch * p.stride_a, p.lda,
-                                                             p.m, m0, p.vec_a, thread);
-        TileLoader<T, BKMajor, kConfig, kTile.tile_n> load_b(static_cast<const T *>(p.b) + batch * p.stride_b, p.ldb,
-                                                             p.n, n0, p.vec_b, thread);
+        TileLoader<T, AKMajor, kConfig, kTile.tile_m> load_a(
+            static_cast<const T *>(p.a) + batch * p.stride_a + (AKMajor ? k0 : k0 * p.lda), p.lda, p.m, m0, p.vec_a,
+            thread);
+        TileLoader<T, BKMajor, kConfig, kTile.tile_n> load_b(
+            static_cast<const T *>(p.b) + batch * p.stride_b + (BKMajor ? k0 : k0 * p.ldb), p.ldb, p.n, n0, p.vec_b,
+            thread);
         ThreadTile<kConfig> tile(thread);
 
         // Prologue: slices 0 .. stages - 1 fill every stage, one cp.async group each (empty past the
@@ -125,6 +137,18 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             }
         }
 
+        if (p.splits > 1) {
+            // Split-K, never with batches: every block publishes its partial, and the last of the
+            // tile to finish adds all of them, in range order, into its accumulators and stores D.
+            constexpr int kVectors = kTile.thread_m * kTile.thread_n / 4;
+            const int tile_index = static_cast<int>(blockIdx.x);
+            float4 *const area = static_cast<float4 *>(p.partials) +
+                                 static_cast<int64_t>(tile_index) * p.splits * kVectors * kTile.threads;
+            if (!reduce_split_k<kTile.threads, kVectors, kSplitLoadBatch>(
+                    tile.values(), area, static_cast<int32_t *>(p.tile_counters) + tile_index, split, p.splits,
+                    thread, BlockGroup{}))
+                return;
+        }
         if (p.bias != nullptr || p.activation != 0) {
             cp_async_wait<0>();  // no copy may land in the stages the fused epilogue reuses
             with_output_type(p.type_cd, [&](auto out) {

@@ -38,6 +38,9 @@ public:
         }
     }
 
+    // The accumulators as one array, row by row (split-K's partials: kernels/common/split_k.cuh).
+    __device__ __forceinline__ float (&values())[kM * kN] { return reinterpret_cast<float (&)[kM * kN]>(acc); }
+
     __device__ int first_row() const { return first_row_; }
     __device__ int first_col() const { return first_col_; }
 

@@ -12,14 +12,15 @@
 // A fused bias and activation are applied to staged fp32 values, not in the unrolled register code:
 // there, inlined at each of a thread's 128 elements, the activations made one translation unit 13
 // times larger (9.6 MB of SASS, ten minutes of ptxas) and spilled.  The tile's alpha * acc is staged
-// as fp32, 32 columns at a time, and a rolled pass adds beta * C and the bias, applies the activation
-// and stores D rounded once, by the threads (store_tile_fused).
+// as fp32, 32 columns at a time, and one out-of-line pass for every D type adds beta * C and the bias,
+// applies the activation and stores D rounded once, by the threads (store_tile_fused).
 #pragma once
 
 #include <cuda/ptx>
 #include <stdint.h>
 
 #include "kernels/common/convert.cuh"
+#include "kernels/common/element_type.cuh"
 #include "kernels/common/epilogue_math.h"
 #include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/mbarrier.cuh"
@@ -78,12 +79,6 @@ template <typename TOut>
 inline constexpr int kChunkColumns = static_cast<int>(kRowBytes / sizeof(TOut));
 template <typename TOut, int Config>
 inline constexpr int kTileChunks = warpgroup_n(kTileConfigs[Config]) / kChunkColumns<TOut>;
-
-// The launch's fused epilogue for batch `batch` (rows and columns of the canonical D).
-template <typename TOut>
-__device__ __forceinline__ FusedEpilogue<TOut> fused_epilogue(const Sm90Params &p, int64_t batch) {
-    return FusedEpilogue<TOut>(p.bias, p.stride_bias, p.type_bias, p.bias_per_row != 0, p.activation, batch);
-}
 
 // Per-consumer epilogue state that lives across tiles: C loads' barrier phase, and which buffer the
 // next chunk goes to where a tile has an odd number of chunks (they alternate over all of them).
@@ -225,33 +220,129 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
 inline constexpr int kStagedColumns = static_cast<int>(kRowBytes / sizeof(float));
 inline constexpr int kStagedGroups = kStagedColumns / 8;
 
-// The fused epilogue of one staged part of a tile: 64 rows x kStagedColumns columns of alpha * acc at
-// D's (row0, col), fp32 in `stage` (swizzled as an fp32 chunk).  Each thread takes one column and
-// every fourth row: beta * C added where AddC (read from C itself), then the bias and the activation,
-// rounded once and stored to D by the threads (a warp a row's 32 elements at a time, any alignment,
-// the edges skipped).  Out of line, its arguments by value: inlined at every part of an unrolled tile,
-// its activations made the translation unit several times larger, and ptxas, allocating the call's
-// registers around the caller's live accumulators, spills nothing for it.
-template <typename TOut, bool AddC>
-__device__ __noinline__ void fuse_staged_part(FusedEpilogue<TOut> fused, const char *stage, TOut *d, int64_t ldd,
-                                              const TOut *c, int64_t ldc, float beta, int32_t row0, int32_t col,
-                                              int32_t m, int32_t n, int thread) {
-    constexpr int kRowStep = kWarpgroupThreads / kStagedColumns;
-    const int column = thread % kStagedColumns;
-    const int32_t cn = col + column;
-    if (cn >= n) return;
-    const int rows = min(static_cast<int>(kEpilogueChunkRows), m - row0);
-    // The thread's column is fixed: a bias per column is loaded once.
-    const bool per_row = fused.bias_per_first();
-    const float column_bias = per_row ? 0.f : fused.bias_value(cn);
-#pragma unroll 4
-    for (int row = thread / kStagedColumns; row < rows; row += kRowStep) {
-        const int32_t r = row0 + row;
-        float v = *reinterpret_cast<const float *>(stage + swizzled_offset(row, 4 * column));
-        if constexpr (AddC) v = plus_scaled_c(v, beta, to_float(c[int64_t{r} * ldc + cn]));
-        const float bias = per_row ? fused.bias_value(r) : column_bias;
-        d[int64_t{r} * ldd + cn] = from_float<TOut>(epilogue_value(v, bias, fused.activation()));
+// Rows of a staged part that each thread finishes: the warpgroup's threads lie across its
+// kStagedColumns columns, kPartRowStep rows apart.
+inline constexpr int kPartRowStep = kWarpgroupThreads / kStagedColumns;
+inline constexpr int kPartRows = static_cast<int>(kEpilogueChunkRows) / kPartRowStep;
+
+// Whether a thread's element i of a part lies inside D, of `rows` rows from its first: all do in a
+// part whose 64 rows all lie inside (kWhole), and that part's code tests none.
+template <bool kWhole>
+__device__ __forceinline__ bool inside(int i, int rows) {
+    return kWhole || kPartRowStep * i < rows;
+}
+
+// Adds beta * C (where beta != 0; C from `c`, c_step bytes a row of the thread's) and the bias to a
+// thread's elements of a part.
+template <typename TOut, bool kWhole>
+__device__ __forceinline__ void add_c_and_bias(float (&v)[kPartRows], const char *c, int64_t c_step, float beta,
+                                               const FusedEpilogue<TOut> &fused, int64_t first_row, int32_t column,
+                                               int rows) {
+    if (beta != 0.f) {
+#pragma unroll
+        for (int i = 0; i < kPartRows; ++i)
+            if (inside<kWhole>(i, rows))
+                v[i] = plus_scaled_c(v[i], beta, to_float(*reinterpret_cast<const TOut *>(c + i * c_step)));
     }
+    if (fused.bias_per_first()) {
+#pragma unroll
+        for (int i = 0; i < kPartRows; ++i)
+            if (inside<kWhole>(i, rows)) v[i] += fused.bias_value(first_row + kPartRowStep * i);
+    } else {
+        const float bias = fused.bias_value(column);
+#pragma unroll
+        for (int i = 0; i < kPartRows; ++i) v[i] += bias;
+    }
+}
+
+// Stores a thread's finished elements of a part to D from `d` on, d_step bytes a row of the thread's.
+template <typename TOut, bool kWhole>
+__device__ __forceinline__ void store_part(const float (&v)[kPartRows], char *d, int64_t d_step, int rows) {
+#pragma unroll
+    for (int i = 0; i < kPartRows; ++i)
+        if (inside<kWhole>(i, rows)) *reinterpret_cast<TOut *>(d + i * d_step) = from_float<TOut>(v[i]);
+}
+
+// Applies the activation, a constant, to a thread's elements of a part.
+template <Activation kActivation>
+__device__ __forceinline__ void activate_part(float (&v)[kPartRows]) {
+#pragma unroll
+    for (int i = 0; i < kPartRows; ++i) v[i] = activate(v[i], kActivation);
+}
+
+// The fused epilogue of one staged part of a tile: 64 rows x kStagedColumns columns of alpha * acc at
+// D's (row0, col) of batch `batch`, fp32 in `stage` (swizzled as an fp32 chunk).  Each thread takes
+// one column and every kPartRowStep-th row: beta * C added where beta != 0 (read from C itself), then
+// the bias and the activation, rounded once and stored to D by the threads (a warp a row's 32
+// elements at a time, any alignment, the edges skipped).
+//  - The parameters are read once, first: the pass reaches them through a generic reference that
+//    every store to D might alias, so a field read after a store would be read again.  Every load of
+//    the part comes before the first store too, and the elements' chains (the activation's exp and
+//    reciprocal) overlap; the staged values are read whole, rows past D's edge included, at constant
+//    offsets from two addresses (rows 8 apart share the swizzle).
+//  - Out of line and one function for every D type, C or not and activation (each a branch around
+//    its own unrolled code): the kernel then has one fused consumer, not one per D type and C, each
+//    with its own copy of the mainloop; inlined at every part of an unrolled tile, the activations
+//    made the translation unit several times larger.  ptxas allocates the call's registers around
+//    the caller's live accumulators and spills nothing for it.
+__device__ __noinline__ void fuse_staged_part(const Sm90Params &p, const char *stage, int32_t row0, int32_t col,
+                                              int64_t batch, int thread) {
+    const int column = thread % kStagedColumns;
+    const int first = thread / kStagedColumns;
+    const int32_t cn = col + column;
+    const int32_t m = p.m, n = p.n, type_cd = p.type_cd;
+    const int64_t ldd = p.ldd, ldc = p.ldc, stride_d = p.stride_d, stride_c = p.c_batched ? p.stride_c : 0;
+    const float beta = p.beta;
+    const Activation activation = static_cast<Activation>(p.activation);
+    void *const d_base = p.d;
+    const void *const c_base = p.c;
+    const void *const bias = p.bias;
+    const int64_t stride_bias = p.stride_bias;
+    const int32_t type_bias = p.type_bias;
+    const bool bias_per_row = p.bias_per_row != 0;
+    if (cn >= n) return;
+    const bool whole = m - row0 >= static_cast<int>(kEpilogueChunkRows);
+    const int rows = min(static_cast<int>(kEpilogueChunkRows), m - row0) - first;  // the thread's, from `first`
+    const int64_t first_row = int64_t{row0} + first;
+
+    float v[kPartRows];
+    const char *const even = stage + swizzled_offset(first, 4 * column);
+    const char *const odd = stage + swizzled_offset(first + kPartRowStep, 4 * column);
+#pragma unroll
+    for (int i = 0; i < kPartRows; ++i)
+        v[i] = *reinterpret_cast<const float *>((i % 2 ? odd : even) + (i / 2) * 2 * kPartRowStep * kRowBytes);
+
+    with_output_type(type_cd, [&](auto out) {
+        using TOut = decltype(out);
+        const FusedEpilogue<TOut> fused(bias, stride_bias, type_bias, bias_per_row, static_cast<int32_t>(activation),
+                                        batch);
+        const char *c = static_cast<const char *>(c_base) +
+                        static_cast<int64_t>(sizeof(TOut)) * (batch * stride_c + first_row * ldc + cn);
+        const int64_t c_step = static_cast<int64_t>(sizeof(TOut)) * kPartRowStep * ldc;
+        if (whole) {
+            add_c_and_bias<TOut, true>(v, c, c_step, beta, fused, first_row, cn, rows);
+        } else {
+            add_c_and_bias<TOut, false>(v, c, c_step, beta, fused, first_row, cn, rows);
+        }
+    });
+    switch (activation) {
+    case Activation::None: break;
+    case Activation::Relu: activate_part<Activation::Relu>(v); break;
+    case Activation::GeluTanh: activate_part<Activation::GeluTanh>(v); break;
+    case Activation::GeluErf: activate_part<Activation::GeluErf>(v); break;
+    case Activation::Silu: activate_part<Activation::Silu>(v); break;
+    }
+    with_output_type(type_cd, [&](auto out) {
+        using TOut = decltype(out);
+        char *d = static_cast<char *>(d_base) +
+                  static_cast<int64_t>(sizeof(TOut)) * (batch * stride_d + first_row * ldd + cn);
+        const int64_t d_step = static_cast<int64_t>(sizeof(TOut)) * kPartRowStep * ldd;
+        if (whole) {
+            store_part<TOut, true>(v, d, d_step, rows);
+        } else {
+            store_part<TOut, false>(v, d, d_step, rows);
+        }
+    });
 }
 
 // store_tile through the launch's fused bias and activation, for the whole tile, without TMA: each
@@ -259,7 +350,7 @@ __device__ __noinline__ void fuse_staged_part(FusedEpilogue<TOut> fused, const c
 // turn, and fuse_staged_part finishes and stores it.  One barrier a part: a buffer is staged again
 // two parts later, after every thread has passed the barrier of the part between, so after its own
 // pass over it.
-template <typename TOut, int Config, bool AddC>
+template <int Config>
 __device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                                  const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                                  int thread, int32_t row0, int32_t col0, int64_t batch, float alpha) {
@@ -267,9 +358,6 @@ __device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(
     static_assert(kParts % kEpilogueBuffers == 0, "every tile starts on the first buffer");
     const int warp = thread / 32;
     const int lane = thread % 32;
-    const FusedEpilogue<TOut> fused = fused_epilogue<TOut>(p, batch);
-    TOut *const d = static_cast<TOut *>(p.d) + batch * p.stride_d;
-    const TOut *const c = AddC ? static_cast<const TOut *>(p.c) + (p.c_batched ? batch * p.stride_c : 0) : nullptr;
 
     // Unrolled: the accumulator index must be a constant.
 #pragma unroll
@@ -287,8 +375,7 @@ __device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(
             }
         }
         named_barrier_sync(1 + consumer, kWarpgroupThreads);
-        fuse_staged_part<TOut, AddC>(fused, stage, d, p.ldd, c, p.ldc, p.beta, row0, col0 + part * kStagedColumns,
-                                     p.m, p.n, thread);
+        fuse_staged_part(p, stage, row0, col0 + part * kStagedColumns, batch, thread);
     }
 }
 

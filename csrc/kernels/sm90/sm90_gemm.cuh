@@ -48,8 +48,8 @@ namespace ptx = cuda::ptx;
 enum class Store {
     Now,         // as each tile's mainloop ends: D of any type, without C
     NowAddC,     // as each tile's mainloop ends, adding beta * C
-    Fused,       // through the fused bias and activation, stored by the threads (store_tile_fused)
-    FusedAddC,   // likewise, adding beta * C
+    Fused,       // through the fused bias and activation, with C or not, D of any type, stored by
+                 // the threads (store_tile_fused)
     Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
                // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
 };
@@ -74,8 +74,7 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kN = warpgroup_n(kC);
     constexpr bool kDeferred = kStore == Store::Deferred;
-    constexpr bool kAddC = kStore == Store::NowAddC || kStore == Store::FusedAddC;
-    constexpr bool kFused = kStore == Store::Fused || kStore == Store::FusedAddC;
+    constexpr bool kAddC = kStore == Store::NowAddC;
     const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
     const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
     const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
@@ -116,14 +115,12 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
             store_tile<T, Config, false, HeldChunks<T, Config>::kFirst>(acc, p, smem, consumer, thread, row0, col0,
                                                                           batch, alpha, state);
             held.hold(acc, alpha, row0, col0, batch);
+        } else if constexpr (kStore == Store::Fused) {
+            store_tile_fused<Config>(acc, p, smem, consumer, thread, row0, col0, batch, alpha);
         } else {
             with_output_type(p.type_cd, [&](auto out) {
-                using TOut = decltype(out);
-                if constexpr (kFused) {
-                    store_tile_fused<TOut, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha);
-                } else {
-                    store_tile<TOut, Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha, state);
-                }
+                store_tile<decltype(out), Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha,
+                                                         state);
             });
         }
     }
@@ -138,11 +135,7 @@ template <typename T, int Config, bool AKMajor, bool BKMajor>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer) {
     if (p.bias != nullptr || p.activation != 0) {
-        if (p.beta != 0.f) {
-            consume<T, Config, AKMajor, BKMajor, Store::FusedAddC>(p, smem, consumer);
-        } else {
-            consume<T, Config, AKMajor, BKMajor, Store::Fused>(p, smem, consumer);
-        }
+        consume<T, Config, AKMajor, BKMajor, Store::Fused>(p, smem, consumer);
         return;
     }
     if (p.beta != 0.f) {
