@@ -24,45 +24,63 @@ ASYNCGEMM_HOST_DEVICE inline float plus_scaled_c(float product, float beta, floa
 // The activations of a fused epilogue, numbered as asyncgemm_activation_t (version 0.2 of the C API).
 enum class Activation : int32_t { None = 0, Relu = 1, GeluTanh = 2, GeluErf = 3, Silu = 4 };
 
-// exp and the division of the activations: on the GPU through the SFU's approximations (ex2.approx
-// and rcp.approx, a few ulp in fp32: far inside the rounding of 16-bit D, and inside the 1e-5 the f32
-// tests allow), whose dependent chains are several times shorter than the accurate library forms'
-// (the Hopper family's fused pass is latency-bound on them); exact library calls on the host.
+// exp and the division of the activations: on the GPU the SFU's approximations in their
+// flush-to-zero forms (a few ulp in fp32: far inside the rounding of 16-bit D, and inside the 1e-5
+// the f32 tests allow; a result below fp32's normal range is 0, as the activations' own rounding
+// would nearly make it), one MUFU instruction and a multiply each, where the forms without .ftz
+// (__expf, __fdividef in a build without -ftz) add a rescaling around the MUFU for subnormal
+// values, and the accurate library forms are longer still; exact library calls on the host.
+// ex2.approx.ftz.f32 of x * log2(e)
 ASYNCGEMM_HOST_DEVICE inline float activation_exp(float x) {
 #if defined(__CUDA_ARCH__)
-    return __expf(x);
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x * 1.44269504088896341f));
+    return y;
 #else
     return expf(x);
 #endif
 }
-// x / y for y >= 1; infinite y gives 0 with x's sign.
+// x * rcp.approx.ftz.f32(y)
 ASYNCGEMM_HOST_DEVICE inline float activation_divide(float x, float y) {
 #if defined(__CUDA_ARCH__)
-    return __fdividef(x, y);
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
+    return x * r;
 #else
     return x / y;
 #endif
 }
 
-// Each written so that it stays accurate in fp32 where the textbook form cancels, and so that NaN
+// x / (1 + e) for e >= 0 (or NaN): a zero of x's sign where 1 + e is infinite, so that x = -inf,
+// whose e is infinite, gives -0 and not -inf / inf.
+ASYNCGEMM_HOST_DEVICE inline float over_one_plus(float x, float e) {
+    const float d = 1.f + e;
+    return isinf(d) ? copysignf(0.f, x) : activation_divide(x, d);
+}
+
+// Each written so that it stays accurate in fp32 where the textbook form cancels, so that NaN
 // propagates and the infinities meet their limits (-inf goes to -0 for GELU and SiLU, where
-// x * (a factor that tends to 0) would make it NaN).
+// x * (a factor that tends to 0) would make it NaN), and without branches: a fused pass applies them
+// to many elements at once, and a branch per element would split their chains.
 //  - ReLU: x < 0 ? 0 : x keeps NaN (fmaxf would drop it) and -0.
 //  - GELU (tanh): 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = sqrt(2/pi) (x + 0.044715 x^3); the
 //    first form loses every digit to 1 + tanh(u) for x below about -5.
-//  - GELU (erf): 0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2), exact in the left tail.
+//  - GELU (erf): 0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2), exact in the left tail, and
+//    a zero of x's sign where erfc is 0 (x = -inf).
 //  - SiLU: x / (1 + exp(-x)).
 ASYNCGEMM_HOST_DEVICE inline float activate(float x, Activation activation) {
-    if (activation == Activation::None) return x;
-    if (activation == Activation::Relu) return x < 0.f ? 0.f : x;
-    if (isinf(x)) return x > 0.f ? x : -0.f;
     switch (activation) {
+    case Activation::None: return x;
+    case Activation::Relu: return x < 0.f ? 0.f : x;
     case Activation::GeluTanh: {
         const float u = 0.7978845608f * fmaf(0.044715f * x, x * x, x);
-        return activation_divide(x, 1.f + activation_exp(-2.f * u));
+        return over_one_plus(x, activation_exp(-2.f * u));
     }
-    case Activation::GeluErf: return 0.5f * x * erfcf(-0.7071067812f * x);
-    default: return activation_divide(x, 1.f + activation_exp(-x));
+    case Activation::GeluErf: {
+        const float e = erfcf(-0.7071067812f * x);
+        return e == 0.f ? copysignf(0.f, x) : 0.5f * x * e;
+    }
+    default: return over_one_plus(x, activation_exp(-x));
     }
 }
 
