@@ -203,10 +203,7 @@ GemmCall GemmProblem::call() const {
             batched ? bias_.stride : 0, c.activation};
 }
 
-namespace {
-
-// The call through asyncgemm_matmul: its descriptor.
-asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cudaStream_t stream) {
+asyncgemm_matmul_desc_t matmul_desc(const GemmCall &x) {
     asyncgemm_matmul_desc_t desc;
     asyncgemm_matmul_desc_init(&desc);
     desc.order = x.order, desc.op_a = x.op_a, desc.op_b = x.op_b;
@@ -219,6 +216,14 @@ asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cud
     desc.bias_mode = x.bias_mode, desc.bias = x.bias, desc.type_bias = x.type_bias, desc.stride_bias = x.stride_bias;
     desc.activation = x.activation;
     desc.algo = x.algo;
+    return desc;
+}
+
+namespace {
+
+// The call through asyncgemm_matmul.
+asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cudaStream_t stream) {
+    const asyncgemm_matmul_desc_t desc = matmul_desc(x);
     return asyncgemm_matmul(handle, &desc, stream);
 }
 

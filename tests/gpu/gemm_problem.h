@@ -93,6 +93,9 @@ struct GemmCall {
     asyncgemm_activation_t activation;
 };
 
+// The call's arguments as asyncgemm_matmul's descriptor.
+asyncgemm_matmul_desc_t matmul_desc(const GemmCall &x);
+
 class GemmProblem {
 public:
     explicit GemmProblem(const GemmCase &gemm_case);

@@ -21,6 +21,7 @@
 #include "plan/copy_kernels.h"
 #include "plan/gemm_plan.h"
 #include "plan/kernel_table.h"
+#include "plan/matmul_desc.h"
 #include "plan/simt_kernels.h"
 #include "plan/skinny_kernels.h"
 #include "plan/skinny_plan.h"
@@ -138,21 +139,10 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     return cases;
 }
 
+// The call's arguments as the planner takes them, through the library's own reading of a descriptor.
 ag::plan::GemmArgs args_of(const GemmCall &x) {
-    ag::plan::GemmArgs args;
-    args.order = x.order;
-    args.op_a = x.op_a, args.op_b = x.op_b;
-    args.m = x.m, args.n = x.n, args.k = x.k;
-    args.alpha = x.alpha, args.beta = x.beta;
-    args.a = x.a, args.type_a = x.type_ab, args.lda = x.lda, args.stride_a = x.stride_a;
-    args.b = x.b, args.type_b = x.type_ab, args.ldb = x.ldb, args.stride_b = x.stride_b;
-    args.c = x.c, args.type_c = x.type_cd, args.ldc = x.ldc, args.stride_c = x.stride_c;
-    args.d = x.d, args.type_d = x.type_cd, args.ldd = x.ldd, args.stride_d = x.stride_d;
-    args.batch_count = x.batch_count;
-    args.algo = x.algo;
-    args.bias_mode = x.bias_mode, args.bias = x.bias, args.type_bias = x.type_bias, args.stride_bias = x.stride_bias;
-    args.activation = x.activation;
-    return args;
+    const asyncgemm_matmul_desc_t desc = matmul_desc(x);
+    return ag::plan::matmul_args(&desc);
 }
 
 // Runs `c` with fresh inputs through `enter` (a way into the library's internals, throwing ag::Error

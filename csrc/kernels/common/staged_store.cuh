@@ -119,6 +119,18 @@ __device__ __forceinline__ void fuse_staged(const TileOutput<TOut> &out, float *
     }
 }
 
+// store_staged through the fused epilogue: fuse_staged in place, then the rows stored with alpha 1
+// and no C (both already applied).  Every thread of the block calls it; it ends before the stores.
+template <typename TOut, int Threads, int TileN, int Stride>
+__device__ __forceinline__ void store_staged_fused(const TileOutput<TOut> &out, float *stage, int first_row, int rows,
+                                                   float alpha, float beta, int thread) {
+    fuse_staged<TOut, Threads, TileN, Stride>(out, stage, first_row, rows, alpha, beta, thread);
+    __syncthreads();
+    TileOutput<TOut> fused = out;
+    fused.c = nullptr;
+    store_staged<TOut, Threads, TileN, Stride>(fused, stage, first_row, rows, 1.f, 0.f, thread);
+}
+
 // The staged element type of a tile of TOut: D itself where it is 16-bit and beta == 0 (nothing is
 // added after rounding), else the fp32 accumulators.
 template <typename TOut>

@@ -16,8 +16,8 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/epilogue_math.h"
-#include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/params.h"
+#include "kernels/common/staged_store.cuh"
 #include "kernels/simt/simt_traits.h"
 #include "kernels/simt/thread_tile.cuh"
 
@@ -76,17 +76,17 @@ __device__ __forceinline__ void store_tile(const ThreadTile<Config> &tile, const
 }
 
 // Rows of the block's tile a fused epilogue stages at a time, and the stage's row stride in floats
-// (padded off the banks' period).
+// (padded off the banks' period, a multiple of 4 for store_staged's 16-byte reads).
 inline constexpr int kFusedRows = 64;
 template <int Config>
 inline constexpr int kFusedStride = kTileConfigs[Config].tile_n + 4;
 
-// The block's tile of D through the fused bias and activation (fused_epilogue.cuh): alpha * acc
-// staged as fp32 in `stage` (the mainloop's shared memory, free once every thread is past it),
-// kFusedRows rows at a time, then a rolled pass over them adds beta * C and the bias, applies the
-// activation and stores D rounded once, a row's consecutive elements by consecutive threads.  Per
-// element in the unrolled store above, the activations inlined (or called) at each of a thread's 64
-// accumulators multiplied the kernels' code and their compile time.
+// The block's tile of D through the fused bias and activation: the accumulators staged as fp32 in
+// `stage` (the mainloop's shared memory, free once every thread is past it), kFusedRows rows at a
+// time, then finished and stored as the sm80 family does (kernels/common/staged_store.cuh: a rolled
+// pass adds beta * C and the bias and applies the activation in place, then rows of D are stored in
+// 16-byte runs).  Per element in the unrolled store above, the activations inlined (or called) at
+// each of a thread's 64 accumulators multiplied the kernels' code and their compile time.
 template <typename TOut, int Config>
 __device__ __forceinline__ void store_tile_fused(const ThreadTile<Config> &tile, const GemmParams &p, int64_t batch,
                                                  int64_t m0, int64_t n0, float alpha, float *stage, int thread) {
@@ -94,9 +94,7 @@ __device__ __forceinline__ void store_tile_fused(const ThreadTile<Config> &tile,
     constexpr int kStride = kFusedStride<Config>;
     static_assert(kC.tile_m % kFusedRows == 0, "whole passes");
     static_assert(kFusedRows * kStride <= kC.stages * smem_stage_floats(kC), "the stage fits the mainloop's memory");
-    const FusedEpilogue<TOut> fused(p, batch);
-    TOut *const d = static_cast<TOut *>(p.d) + batch * p.stride_d;
-    const TOut *const c = p.beta != 0.f ? static_cast<const TOut *>(p.c) + batch * p.stride_c : nullptr;
+    const TileOutput<TOut> out(p, batch, m0, n0);
 #pragma unroll 1
     for (int first = 0; first < kC.tile_m; first += kFusedRows) {
         __syncthreads();  // the stage is free: the mainloop's, or the last pass's, reads are done
@@ -106,18 +104,11 @@ __device__ __forceinline__ void store_tile_fused(const ThreadTile<Config> &tile,
             if (row < 0 || row >= kFusedRows) continue;
 #pragma unroll
             for (int j = 0; j < kC.thread_n; ++j)
-                stage[row * kStride + tile.first_col() + thread_col_offset(kC, j)] =
-                    scaled_product(alpha, tile.acc[i][j]);
+                stage[row * kStride + tile.first_col() + thread_col_offset(kC, j)] = tile.acc[i][j];
         }
         __syncthreads();
-#pragma unroll 2
-        for (int e = thread; e < kFusedRows * kC.tile_n; e += kC.threads) {
-            const int64_t r = m0 + first + e / kC.tile_n, col = n0 + e % kC.tile_n;
-            if (r >= p.m || col >= p.n) continue;
-            float v = stage[e / kC.tile_n * kStride + e % kC.tile_n];
-            if (c != nullptr) v = plus_scaled_c(v, p.beta, to_float(c[r * p.ldc + col]));
-            d[r * p.ldd + col] = from_float<TOut>(fused.apply_inline(v, r, col));
-        }
+        store_staged_fused<TOut, kC.threads, kC.tile_n, kStride>(out, stage, first, kFusedRows, alpha, p.beta,
+                                                                 thread);
     }
 }
 

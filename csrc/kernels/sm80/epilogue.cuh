@@ -140,8 +140,8 @@ __device__ __forceinline__ int rows_to_store(const GemmParams &p, int64_t m0) {
     return (rows_left + kMmaM - 1) / kMmaM * kMmaM;
 }
 
-// Stores staged fp32 rows of the block's tile to D (store_staged), through the fused epilogue first
-// where the call has one (fuse_staged: in place, then stored with alpha 1 and no C).  The one-stage
+// Stores staged fp32 rows of the block's tile to D (store_staged), through the fused epilogue
+// where the call has one (store_staged_fused).  The one-stage
 // configuration (ASYNC_COPY, the unpipelined baseline) has none: its fused pass spilled 44-72 bytes
 // in 128 registers, and the planner never gives it a fused call.
 template <typename TOut, int Config>
@@ -153,11 +153,7 @@ __device__ __forceinline__ void store_staged_rows(const TileOutput<TOut> &out, f
         store_staged<TOut, threads(kC), kC.tile_n, kStride>(out, stage, first_row, rows, alpha, beta, thread);
         return;
     }
-    fuse_staged<TOut, threads(kC), kC.tile_n, kStride>(out, stage, first_row, rows, alpha, beta, thread);
-    __syncthreads();
-    TileOutput<TOut> fused = out;
-    fused.c = nullptr;
-    store_staged<TOut, threads(kC), kC.tile_n, kStride>(fused, stage, first_row, rows, 1.f, 0.f, thread);
+    store_staged_fused<TOut, threads(kC), kC.tile_n, kStride>(out, stage, first_row, rows, alpha, beta, thread);
 }
 
 // The block's tile of D at (m0, n0) of batch `batch` from each warp's values (tile_values, of the
