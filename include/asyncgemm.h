@@ -190,7 +190,7 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    or a field this library does not know set to non-zero) is INVALID_VALUE; a field's bad value is
    INVALID_VALUE or MISALIGNED naming it ("desc->bias"); a combination no algorithm of this version
    serves is NOT_SUPPORTED naming it.  The bias and the activation are fused into the epilogues of
-   SIMT, PIPELINED, SM90_TMA_WGMMA and AUTO's choices (ASYNC_COPY and SM100_TCGEN05 named with them:
+   SIMT, ASYNC_COPY, PIPELINED, SM90_TMA_WGMMA and AUTO's choices (SM100_TCGEN05 named with them:
    NOT_SUPPORTED; on Blackwell AUTO then takes PIPELINED or, for a side of at most 16, the skinny
    family).  8-bit inputs and their scales are still to come (NOT_SUPPORTED). */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,

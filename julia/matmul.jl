@@ -29,8 +29,8 @@ A `bias` or an `activation` needs libasyncgemm 0.2 or later; a wrong one throws 
 `ArgumentError` before anything runs on the GPU.
 
 `algo` is `:auto` (the fastest that serves the problem) or one of [`algorithms`](@ref); an
-algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why. `:async_copy`
-and `:sm100_tcgen05` have no fused bias or activation: named with either, they throw, and `:auto`
+algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why.
+`:sm100_tcgen05` has no fused bias or activation yet: named with one, it throws, and `:auto`
 chooses among the others.
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;

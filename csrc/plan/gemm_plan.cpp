@@ -29,14 +29,6 @@ Family family_of(asyncgemm_algo_t algo) {
     }
 }
 
-// True when the algorithm's epilogue adds a bias and applies an activation (fused_epilogue.cuh):
-// SIMT, PIPELINED and the Hopper family (and the skinny family, which AUTO chooses); not ASYNC_COPY,
-// the one-stage baseline (sm80/epilogue.cuh says why), nor yet the Blackwell family.
-bool fuses_epilogue(asyncgemm_algo_t algo) {
-    return algo == ASYNCGEMM_ALGO_AUTO || algo == ASYNCGEMM_ALGO_SIMT || algo == ASYNCGEMM_ALGO_PIPELINED ||
-           algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
-}
-
 // True when the algorithm's kernels loaded for the handle's device (its self-check aside).
 bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
     const Family family = family_of(algo);
@@ -50,7 +42,7 @@ bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
 // wherever no tensor-core family loaded).
 asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
     const bool fused = has_fused_epilogue(params);
-    if (!fused && sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
+    if ((!fused || fuses_epilogue(ASYNCGEMM_ALGO_SM100_TCGEN05)) && sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
         sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle))
         return ASYNCGEMM_ALGO_SM100_TCGEN05;
     if (sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
@@ -67,8 +59,8 @@ void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams 
     const Family family = family_of(algo);
     if (has_fused_epilogue(params) && !fuses_epilogue(algo))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) +
-                                                 " has no fused bias or activation epilogue (AUTO, SIMT, "
-                                                 "PIPELINED and SM90_TMA_WGMMA have)");
+                                                 " has no fused bias or activation epilogue (every other "
+                                                 "algorithm has)");
     if (family == Family::Sm80 && !sm80_supports(params, handle.math_mode()))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
              std::string(algo_name(algo)) + " needs f16 or bf16 A and B, or f32 ones in TF32 math mode with "
@@ -96,6 +88,8 @@ void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams 
 }
 
 }  // namespace
+
+bool fuses_epilogue(asyncgemm_algo_t algo) { return algo != ASYNCGEMM_ALGO_SM100_TCGEN05; }
 
 bool algo_available(const Handle &handle, asyncgemm_algo_t algo) {
     if (algo == ASYNCGEMM_ALGO_AUTO) return loaded(handle, ASYNCGEMM_ALGO_SIMT);

@@ -45,7 +45,7 @@
             @test occursin(library_message, sprint(showerror, err))
         end
         # A named algorithm without fused epilogues (include/asyncgemm.h, asyncgemm_matmul).
-        without_fusion = intersect((:async_copy, :sm90_tma_wgmma, :sm100_tcgen05), AsyncGemm.algorithms())
+        without_fusion = intersect((:sm100_tcgen05,), AsyncGemm.algorithms())
         @testset "algo=:$algo with an activation" for algo in without_fusion
             err = try
                 matmul!(C, A, B; activation=:relu, algo)

@@ -118,8 +118,7 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     no_product.c_source = CSource::Buffer;
     cases.push_back(no_product);
     // The fused bias and activation (asyncgemm_matmul), where the family fuses them.
-    if (k.algo == ASYNCGEMM_ALGO_SIMT || k.algo == ASYNCGEMM_ALGO_PIPELINED ||
-        k.algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
+    if (ag::plan::fuses_epilogue(k.algo)) {
         GemmCase fused = base;
         fused.type_cd = ASYNCGEMM_R_16BF;
         fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
@@ -290,7 +289,7 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
             // the family has it: it follows the ranges' sum).
             GemmCase split = cases_for(k, rng).front();
             split.m = 100, split.n = 70, split.k = 3100;
-            if (k.algo != ASYNCGEMM_ALGO_ASYNC_COPY) {
+            if (ag::plan::fuses_epilogue(k.algo)) {
                 split.bias_mode = ASYNCGEMM_BIAS_PER_ROW;
                 split.bias_f32 = true;
                 split.activation = ASYNCGEMM_ACT_SILU;

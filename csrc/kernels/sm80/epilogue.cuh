@@ -141,15 +141,13 @@ __device__ __forceinline__ int rows_to_store(const GemmParams &p, int64_t m0) {
 }
 
 // Stores staged fp32 rows of the block's tile to D (store_staged), through the fused epilogue
-// where the call has one (store_staged_fused).  The one-stage
-// configuration (ASYNC_COPY, the unpipelined baseline) has none: its fused pass spilled 44-72 bytes
-// in 128 registers, and the planner never gives it a fused call.
+// where the call has one (store_staged_fused).
 template <typename TOut, int Config>
 __device__ __forceinline__ void store_staged_rows(const TileOutput<TOut> &out, float *stage, int first_row, int rows,
                                                   float alpha, float beta, int thread) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kStride = stage_stride<float>(kC);
-    if (kC.stages == 1 || out.fused.none()) {
+    if (out.fused.none()) {
         store_staged<TOut, threads(kC), kC.tile_n, kStride>(out, stage, first_row, rows, alpha, beta, thread);
         return;
     }
