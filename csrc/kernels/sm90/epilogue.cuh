@@ -233,21 +233,22 @@ __device__ __forceinline__ bool inside(int i, int rows) {
 }
 
 // Adds beta * C (where beta != 0; C from `c`, c_step bytes a row of the thread's) and the bias to a
-// thread's elements of a part.
+// thread's elements of a part: a bias per row from the tile's rows staged in shared memory
+// (`row_bias`, from the thread's first row), else one per column from the bias itself (0 where there
+// is none).
 template <typename TOut, bool kWhole>
 __device__ __forceinline__ void add_c_and_bias(float (&v)[kPartRows], const char *c, int64_t c_step, float beta,
-                                               const FusedEpilogue<TOut> &fused, int64_t first_row, int32_t column,
-                                               int rows) {
+                                               const FusedEpilogue<TOut> &fused, const float *row_bias,
+                                               int32_t column, int rows) {
     if (beta != 0.f) {
 #pragma unroll
         for (int i = 0; i < kPartRows; ++i)
             if (inside<kWhole>(i, rows))
                 v[i] = plus_scaled_c(v[i], beta, to_float(*reinterpret_cast<const TOut *>(c + i * c_step)));
     }
-    if (fused.bias_per_first()) {
+    if (row_bias != nullptr) {
 #pragma unroll
-        for (int i = 0; i < kPartRows; ++i)
-            if (inside<kWhole>(i, rows)) v[i] += fused.bias_value(first_row + kPartRowStep * i);
+        for (int i = 0; i < kPartRows; ++i) v[i] += row_bias[kPartRowStep * i];
     } else {
         const float bias = fused.bias_value(column);
 #pragma unroll
@@ -285,8 +286,8 @@ __device__ __forceinline__ void activate_part(float (&v)[kPartRows]) {
 //    with its own copy of the mainloop; inlined at every part of an unrolled tile, the activations
 //    made the translation unit several times larger.  ptxas allocates the call's registers around
 //    the caller's live accumulators and spills nothing for it.
-__device__ __noinline__ void fuse_staged_part(const Sm90Params &p, const char *stage, int32_t row0, int32_t col,
-                                              int64_t batch, int thread) {
+__device__ __noinline__ void fuse_staged_part(const Sm90Params &p, const char *stage, const float *row_bias,
+                                              int32_t row0, int32_t col, int64_t batch, int thread) {
     const int column = thread % kStagedColumns;
     const int first = thread / kStagedColumns;
     const int32_t cn = col + column;
@@ -319,10 +320,11 @@ __device__ __noinline__ void fuse_staged_part(const Sm90Params &p, const char *s
         const char *c = static_cast<const char *>(c_base) +
                         static_cast<int64_t>(sizeof(TOut)) * (batch * stride_c + first_row * ldc + cn);
         const int64_t c_step = static_cast<int64_t>(sizeof(TOut)) * kPartRowStep * ldc;
+        const float *const thread_row_bias = bias != nullptr && bias_per_row ? row_bias + first : nullptr;
         if (whole) {
-            add_c_and_bias<TOut, true>(v, c, c_step, beta, fused, first_row, cn, rows);
+            add_c_and_bias<TOut, true>(v, c, c_step, beta, fused, thread_row_bias, cn, rows);
         } else {
-            add_c_and_bias<TOut, false>(v, c, c_step, beta, fused, first_row, cn, rows);
+            add_c_and_bias<TOut, false>(v, c, c_step, beta, fused, thread_row_bias, cn, rows);
         }
     });
     switch (activation) {
@@ -349,7 +351,9 @@ __device__ __noinline__ void fuse_staged_part(const Sm90Params &p, const char *s
 // part of kStagedColumns columns is staged as fp32 alpha * acc in the consumer's epilogue buffers in
 // turn, and fuse_staged_part finishes and stores it.  One barrier a part: a buffer is staged again
 // two parts later, after every thread has passed the barrier of the part between, so after its own
-// pass over it.
+// pass over it.  A bias per row is staged first, the tile's 64 values in shared memory (0 past D's
+// last row), so that every part reads it there and not from global memory; the barrier before it
+// lets the previous tile's last pass finish reading the values it replaces.
 template <int Config>
 __device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                                  const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
@@ -358,6 +362,16 @@ __device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(
     static_assert(kParts % kEpilogueBuffers == 0, "every tile starts on the first buffer");
     const int warp = thread / 32;
     const int lane = thread % 32;
+    float *const row_bias = smem.tile_row_bias(consumer);
+    if (p.bias != nullptr && p.bias_per_row != 0) {
+        named_barrier_sync(1 + consumer, kWarpgroupThreads);
+        if (thread < static_cast<int>(kEpilogueChunkRows)) {
+            with_output_type(p.type_cd, [&](auto out) {
+                const FusedEpilogue<decltype(out)> fused(p.bias, p.stride_bias, p.type_bias, true, p.activation, batch);
+                row_bias[thread] = row0 + thread < p.m ? fused.bias_value(row0 + thread) : 0.f;
+            });
+        }
+    }
 
     // Unrolled: the accumulator index must be a constant.
 #pragma unroll
@@ -375,7 +389,7 @@ __device__ __forceinline__ void store_tile_fused(const float (&acc)[warpgroup_n(
             }
         }
         named_barrier_sync(1 + consumer, kWarpgroupThreads);
-        fuse_staged_part(p, stage, row0, col0 + part * kStagedColumns, batch, thread);
+        fuse_staged_part(p, stage, row_bias, row0, col0 + part * kStagedColumns, batch, thread);
     }
 }
 

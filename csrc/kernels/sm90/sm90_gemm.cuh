@@ -163,8 +163,9 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     constexpr int kActive = consumers(kC);
     __shared__ uint64_t full[kC.stages], empty[kC.stages], c_loaded[kActive];
     __shared__ int split_last[kActive];
+    __shared__ float row_bias[kActive * kEpilogueChunkRows];
     char *base = dynamic_smem + (-smem_addr(dynamic_smem) & (kSmemAlign - 1));
-    const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last};
+    const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last, row_bias};
 
     const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
     if (threadIdx.x == 0) {
