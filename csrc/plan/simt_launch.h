@@ -62,18 +62,8 @@ inline Launch prepare_launch(GemmParams &p, int splits) {
     const plan::SplitRanges ranges = plan::split_ranges(slices, can_split ? splits : 1);
     p.vec_a = vector_width(p.type_ab, kernel.a_k_major, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
     p.vec_b = vector_width(p.type_ab, kernel.b_k_major, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
-    p.tiles_m = static_cast<int32_t>(tiles_m);
-    p.tiles_n = static_cast<int32_t>(tiles_n);
-    p.raster_group = kRasterGroup;
-    p.splits = ranges.count;
-    p.slices_per_split = static_cast<int32_t>(ranges.blocks_per_range);
-    p.partials = nullptr;
-    p.tile_counters = nullptr;
-    Launch launch{index, static_cast<uint32_t>(tiles_m * tiles_n),
-                  static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ),
-                  static_cast<uint32_t>(config.threads), kernel.dynamic_smem};
-    launch.grid_y = static_cast<uint32_t>(p.splits);
-    return launch;
+    return plan::tiled_launch(p, index, tiles_m, tiles_n, kRasterGroup, ranges, static_cast<uint32_t>(config.threads),
+                              kernel.dynamic_smem);
 }
 
 }  // namespace asyncgemm::simt

@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "plan/kernel_table.h"
 #include "plan/simt_launch.h"
-#include "runtime/workspace.h"
+#include "plan/split_scratch.h"
 
 namespace asyncgemm::plan {
 
@@ -19,17 +19,10 @@ void launch_simt(const Handle &handle, const GemmParams &problem, int splits, vo
                       Dim3{l.block_x, 1, 1}, l.dynamic_smem, &p, sizeof p, stream);
     };
     if (params.splits == 1) return run(params, launch);
-
     const simt::TileConfig &c = simt::kTileConfigs[simt::kConfig];
-    const WorkspaceNeed need = split_workspace(launch.grid_x, params.splits, c.tile_m, c.tile_n, 1);
-    const bool ran = handle.workspace().run(
-        static_cast<size_t>(need.counters), static_cast<size_t>(need.partial_bytes), static_cast<CUstream_st *>(stream),
-        [&](Workspace::Lease lease) {
-            params.partials = lease.partials;
-            params.tile_counters = lease.counters;
-            run(params, launch);
-        });
-    if (ran) return;
+    if (launch_with_split_scratch(handle, params, launch.grid_x, c.tile_m, c.tile_n, stream,
+                                  [&](const GemmParams &p) { run(p, launch); }))
+        return;
     // No scratch to be had (a captured call without a workspace of the caller's, or one too small).
     const simt::Launch unsplit = simt::prepare_launch(params, 1);
     run(params, unsplit);

@@ -6,7 +6,7 @@
 #include "plan/autotune.h"
 #include "plan/kernel_table.h"
 #include "plan/sm80_launch.h"
-#include "runtime/workspace.h"
+#include "plan/split_scratch.h"
 
 namespace asyncgemm::plan {
 namespace {
@@ -56,17 +56,10 @@ void launch_sm80_choice(const Handle &handle, const GemmParams &problem, KernelC
                       l.dynamic_smem, &p, sizeof p, stream);
     };
     if (params.splits == 1) return run(params, launch);
-
     const sm80::TileConfig &c = sm80::kTileConfigs[choice.config];
-    const WorkspaceNeed need = split_workspace(launch.grid_x, params.splits, c.tile_m, c.tile_n, 1);
-    const bool ran = handle.workspace().run(
-        static_cast<size_t>(need.counters), static_cast<size_t>(need.partial_bytes), static_cast<CUstream_st *>(stream),
-        [&](Workspace::Lease lease) {
-            params.partials = lease.partials;
-            params.tile_counters = lease.counters;
-            run(params, launch);
-        });
-    if (ran) return;
+    if (launch_with_split_scratch(handle, params, launch.grid_x, c.tile_m, c.tile_n, stream,
+                                  [&](const GemmParams &p) { run(p, launch); }))
+        return;
     // Captured: the same configuration unsplit.
     const sm80::Launch unsplit = sm80::prepare_launch_config(params, choice.config, 1);
     run(params, unsplit);

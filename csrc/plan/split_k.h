@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 
+#include "kernels/common/gemm_launch.h"
+#include "kernels/common/params.h"
+
 namespace asyncgemm::plan {
 
 // A tile configuration of a family and how many ranges K is cut into (1: not split).
@@ -48,6 +51,26 @@ struct WorkspaceNeed {
 };
 constexpr WorkspaceNeed split_workspace(int64_t tiles, int splits, int tile_m, int tile_n, int groups_per_tile) {
     return {tiles * groups_per_tile, tiles * splits * tile_m * tile_n * static_cast<int64_t>(sizeof(float))};
+}
+
+// What the families whose kernels take GemmParams (SIMT, the sm80 family) set alike once the kernel,
+// its tiles and K's ranges are known: p's tile grid, raster group and ranges (partials and tile
+// counters null: the caller sets them for a split launch), and the grid: a block per tile along x,
+// per range along y, per batch along z (batches past kMaxGridZ are looped inside the kernel).
+inline GemmLaunch tiled_launch(GemmParams &p, int kernel, int64_t tiles_m, int64_t tiles_n, int32_t raster_group,
+                               const SplitRanges &ranges, uint32_t threads, uint32_t dynamic_smem) {
+    p.tiles_m = static_cast<int32_t>(tiles_m);
+    p.tiles_n = static_cast<int32_t>(tiles_n);
+    p.raster_group = raster_group;
+    p.splits = ranges.count;
+    p.slices_per_split = static_cast<int32_t>(ranges.blocks_per_range);
+    p.partials = nullptr;
+    p.tile_counters = nullptr;
+    GemmLaunch launch{kernel, static_cast<uint32_t>(tiles_m * tiles_n),
+                      static_cast<uint32_t>(p.batch_count < kMaxGridZ ? p.batch_count : kMaxGridZ), threads,
+                      dynamic_smem};
+    launch.grid_y = static_cast<uint32_t>(ranges.count);
+    return launch;
 }
 
 }  // namespace asyncgemm::plan

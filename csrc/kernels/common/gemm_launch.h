@@ -12,7 +12,7 @@ struct GemmLaunch {
     uint32_t grid_z;
     uint32_t block_x;       // block = (block_x, 1, 1)
     uint32_t dynamic_smem;  // bytes
-    uint32_t grid_y = 1;    // split-K ranges (sm80 family)
+    uint32_t grid_y = 1;    // split-K ranges (SIMT and the sm80 family)
 };
 
 inline constexpr int64_t kMaxGridX = 2147483647;         // 2^31 - 1 tiles

@@ -35,10 +35,11 @@ struct GemmParams {
     int32_t vec_a, vec_b;  // elements per global->shared copy of A and B (a power of two, 1 = scalar)
     int32_t tiles_m, tiles_n;    // output tiles of the kernel's tile shape
     int32_t raster_group;        // tile rows walked together so A and B tiles stay in L2
-    // Split-K (sm80 family): K is cut into `splits` ranges of slices_per_split K-slices (the last may
-    // be shorter), one block each; their fp32 partial tiles meet in `partials` and the last block of
-    // a tile to finish, counted in `tile_counters` (zero between launches), adds them in split order
-    // and stores D.  splits == 1: no split, slices_per_split covers all of K, both pointers null.
+    // Split-K (SIMT and the sm80 family): K is cut into `splits` ranges of slices_per_split K-slices
+    // (the last may be shorter), one block each; their fp32 partial tiles meet in `partials` and the
+    // last block of a tile to finish, counted in `tile_counters` (zero between launches), adds them in
+    // split order and stores D.  splits == 1: no split, slices_per_split covers all of K, both
+    // pointers null.
     int32_t splits;
     int32_t slices_per_split;
     int32_t reserved;

@@ -1,7 +1,7 @@
-// Deterministic split-K, shared by the tensor-core families: the work items of one output tile's K
-// ranges each store their fp32 partial and count themselves in the tile's counter; the one that
-// brings the count to `splits` sums every range's partial in range order, so the sum's rounding
-// (and hence D) is the same bits on every run, whichever range finishes last.
+// Deterministic split-K, shared by the families that split (SIMT, sm80, sm90): the work items of one
+// output tile's K ranges each store their fp32 partial and count themselves in the tile's counter;
+// the one that brings the count to `splits` sums every range's partial in range order, so the sum's
+// rounding (and hence D) is the same bits on every run, whichever range finishes last.
 //
 // The accumulators are those of a group of threads (a block, or a warpgroup): Vectors float4 per
 // thread.  Each group stores them as they lie in registers, vector v of thread t of range s at
