@@ -27,8 +27,9 @@ inline constexpr int32_t kRasterGroup = 8;
 
 using Launch = GemmLaunch;
 
-// How this family cuts K where its tiles leave SMs idle: two blocks of 256 threads fit an SM, and a
-// range keeps at least 8 slices (128 of K) so its loads outweigh the partials' round trip.
+// How this family cuts K where its tiles leave SMs idle: two blocks fit an SM of sm_80/90/100 (one
+// of sm_86/89/120, where the ranges then fill two waves), and a range keeps at least 8 slices (128
+// of K) so that its loads outweigh the partials' round trip.
 inline constexpr plan::SplitRule kSplitRule{8, 8};
 inline constexpr int kBlocksPerSm = 2;
 
