@@ -274,8 +274,9 @@ __device__ __forceinline__ void activate_part(float (&v)[kPartRows]) {
 // The fused epilogue of one staged part of a tile: 64 rows x kStagedColumns columns of alpha * acc at
 // D's (row0, col) of batch `batch`, fp32 in `stage` (swizzled as an fp32 chunk).  Each thread takes
 // one column and every kPartRowStep-th row: beta * C added where beta != 0 (read from C itself), then
-// the bias and the activation, rounded once and stored to D by the threads (a warp a row's 32
-// elements at a time, any alignment, the edges skipped).
+// the bias (a bias per row from `row_bias`, the tile's 64 values that store_tile_fused staged) and
+// the activation, rounded once and stored to D by the threads (a warp a row's 32 elements at a time,
+// any alignment, the edges skipped).
 //  - The parameters are read once, first: the pass reaches them through a generic reference that
 //    every store to D might alias, so a field read after a store would be read again.  Every load of
 //    the part comes before the first store too, and the elements' chains (the activation's exp and
