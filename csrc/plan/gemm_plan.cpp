@@ -36,14 +36,15 @@ bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
 }
 
 // The fastest available algorithm for the problem (the skinny family aside, which gemm() tries
-// first): tcgen05 on Blackwell (once its self-check passed)
-// and TMA + wgmma on Hopper, for 16-bit inputs (and f32 ones in TF32 mode) that TMA can describe;
-// else mma.sync for 16-bit inputs (and K-major f32 ones in TF32 mode); fp32 FMA otherwise (and
-// wherever no tensor-core family loaded).
+// first): tcgen05 on Blackwell (once its self-check passed, and where the call fuses nothing it
+// lacks) and TMA + wgmma on Hopper, for 16-bit inputs (and f32 ones in TF32 mode) that TMA can
+// describe; else mma.sync for 16-bit inputs (and K-major f32 ones in TF32 mode); fp32 FMA otherwise
+// (and wherever no tensor-core family loaded).
 asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
-    const bool fused = has_fused_epilogue(params);
-    if ((!fused || fuses_epilogue(ASYNCGEMM_ALGO_SM100_TCGEN05)) && sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
-        sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle))
+    const bool sm100_serves_epilogue = !has_fused_epilogue(params) || fuses_epilogue(ASYNCGEMM_ALGO_SM100_TCGEN05);
+    if (sm100_serves_epilogue && sm100_supports(params, handle.math_mode()) &&
+        loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) && sm100_tma_obstacle(params).empty() &&
+        sm100_self_check_passed(handle))
         return ASYNCGEMM_ALGO_SM100_TCGEN05;
     if (sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
         sm90_tma_obstacle(params).empty())

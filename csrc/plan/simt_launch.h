@@ -27,18 +27,18 @@ inline constexpr int32_t kRasterGroup = 8;
 
 using Launch = GemmLaunch;
 
-// How this family cuts K where its tiles leave SMs idle: two blocks fit an SM of sm_80/90/100 (one
-// of sm_86/89/120, where the ranges then fill two waves), and a range keeps at least 8 slices (128
-// of K) so that its loads outweigh the partials' round trip.
+// How this family cuts K where its tiles leave SMs idle: a range keeps at least 8 slices (128 of K)
+// so that its loads outweigh the partials' round trip.  The SMs are counted as holding the tile
+// configuration's min_blocks_per_sm blocks (two on sm_80/90/100; one fits on sm_86/89/120, where the
+// ranges then fill two waves).
 inline constexpr plan::SplitRule kSplitRule{8, 8};
-inline constexpr int kBlocksPerSm = 2;
 
 // The ranges K is cut into for `p` (m, n, k, batch_count set) on `sm_count` SMs: split_count's where
 // one wave of blocks would leave SMs idle, else 1.
 constexpr int splits_for(const GemmParams &p, int sm_count) {
     const TileConfig &c = kTileConfigs[kConfig];
     const int64_t tiles = ceil_div(p.m, c.tile_m) * ceil_div(p.n, c.tile_n) * p.batch_count;
-    const int64_t slots = int64_t{kBlocksPerSm} * sm_count;
+    const int64_t slots = int64_t{c.min_blocks_per_sm} * sm_count;
     return tiles < slots ? plan::split_count(kSplitRule, tiles, ceil_div(p.k, c.tile_k), slots) : 1;
 }
 
@@ -59,11 +59,9 @@ inline Launch prepare_launch(GemmParams &p, int splits) {
     const int64_t tiles_n = ceil_div(p.n, config.tile_n);
     const int64_t slices = ceil_div(p.k, config.tile_k);
     if (tiles_m > kMaxGridX / tiles_n || slices >= kMaxSlices) return none;
-    const bool can_split = p.batch_count == 1 && p.alpha != 0.f;
-    const plan::SplitRanges ranges = plan::split_ranges(slices, can_split ? splits : 1);
     p.vec_a = vector_width(p.type_ab, kernel.a_k_major, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
     p.vec_b = vector_width(p.type_ab, kernel.b_k_major, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
-    return plan::tiled_launch(p, index, tiles_m, tiles_n, kRasterGroup, ranges, static_cast<uint32_t>(config.threads),
+    return plan::tiled_launch(p, index, tiles_m, tiles_n, slices, splits, kRasterGroup, static_cast<uint32_t>(config.threads),
                               kernel.dynamic_smem);
 }
 

@@ -48,11 +48,9 @@ inline Launch prepare_launch_config(GemmParams &p, int config_index, int splits)
     const int64_t tiles_n = ceil_div(p.n, config.tile_n);
     const int64_t slices = ceil_div(p.k, slice_elements(config, p.type_ab));
     if (tiles_m > kMaxGridX / tiles_n || slices >= kMaxSlices) return none;
-    const bool can_split = p.batch_count == 1 && p.alpha != 0.f;
-    const plan::SplitRanges ranges = plan::split_ranges(slices, can_split ? splits : 1);
     p.vec_a = vector_width(p.type_ab, reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
     p.vec_b = vector_width(p.type_ab, reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
-    return plan::tiled_launch(p, index, tiles_m, tiles_n, kRasterGroup, ranges, static_cast<uint32_t>(threads(config)),
+    return plan::tiled_launch(p, index, tiles_m, tiles_n, slices, splits, kRasterGroup, static_cast<uint32_t>(threads(config)),
                               kernel.dynamic_smem);
 }
 

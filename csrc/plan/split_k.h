@@ -53,12 +53,16 @@ constexpr WorkspaceNeed split_workspace(int64_t tiles, int splits, int tile_m, i
     return {tiles * groups_per_tile, tiles * splits * tile_m * tile_n * static_cast<int64_t>(sizeof(float))};
 }
 
-// What the families whose kernels take GemmParams (SIMT, the sm80 family) set alike once the kernel,
-// its tiles and K's ranges are known: p's tile grid, raster group and ranges (partials and tile
-// counters null: the caller sets them for a split launch), and the grid: a block per tile along x,
-// per range along y, per batch along z (batches past kMaxGridZ are looped inside the kernel).
-inline GemmLaunch tiled_launch(GemmParams &p, int kernel, int64_t tiles_m, int64_t tiles_n, int32_t raster_group,
-                               const SplitRanges &ranges, uint32_t threads, uint32_t dynamic_smem) {
+// What the families whose kernels take GemmParams (SIMT, the sm80 family) set alike once the kernel
+// and its tiles are known: p's tile grid, raster group and K's `slices` cut into at most `splits`
+// ranges (fewer where K is short; one for batches and alpha = 0, which never split; partials and
+// tile counters null: the caller sets them for a split launch), and the grid: a block per tile
+// along x, per range along y, per batch along z (batches past kMaxGridZ are looped inside the
+// kernel).
+inline GemmLaunch tiled_launch(GemmParams &p, int kernel, int64_t tiles_m, int64_t tiles_n, int64_t slices, int splits,
+                               int32_t raster_group, uint32_t threads, uint32_t dynamic_smem) {
+    const bool can_split = p.batch_count == 1 && p.alpha != 0.f;
+    const SplitRanges ranges = split_ranges(slices, can_split ? splits : 1);
     p.tiles_m = static_cast<int32_t>(tiles_m);
     p.tiles_n = static_cast<int32_t>(tiles_n);
     p.raster_group = raster_group;
