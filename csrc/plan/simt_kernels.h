@@ -14,14 +14,14 @@ struct KernelInfo {
     const char *unit;       // the translation unit (and fatbin) that holds it
     const char *name;       // extern "C" symbol in that unit
     DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
-    bool a_k_major, b_k_major;
+    Majors majors;          // one pair
     int config;             // index into kTileConfigs
     uint32_t dynamic_smem;  // bytes of dynamic shared memory at launch
 };
 
-#define ASYNCGEMM_SIMT_KERNEL(TYPE, A_MAJOR, B_MAJOR)                                                        \
-    KernelInfo{"simt_" #TYPE, "asyncgemm_simt_gemm_" #TYPE "_" #A_MAJOR #B_MAJOR, ASYNCGEMM_DTYPE_##TYPE,     \
-               ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR, kConfig, smem_bytes(kTileConfigs[kConfig])},
+#define ASYNCGEMM_SIMT_KERNEL(TYPE, MAJORS)                                                                  \
+    KernelInfo{"simt_" #TYPE, "asyncgemm_simt_gemm_" #TYPE "_" #MAJORS, ASYNCGEMM_DTYPE_##TYPE,               \
+               ASYNCGEMM_MAJORS_##MAJORS, kConfig, smem_bytes(kTileConfigs[kConfig])},
 inline constexpr KernelInfo kKernels[] = {
 #include "kernels/simt/simt_kernels.def"
 };
@@ -31,7 +31,7 @@ inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(k
 // Index into kKernels of the kernel for these inputs, -1 if type_ab has none.
 constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major) {
     for (int i = 0; i < kKernelCount; ++i) {
-        if (kKernels[i].type_ab == type_ab && kKernels[i].a_k_major == a_k_major && kKernels[i].b_k_major == b_k_major)
+        if (kKernels[i].type_ab == type_ab && serves_majors(kKernels[i].majors, a_k_major, b_k_major))
             return i;
     }
     return -1;

@@ -52,26 +52,35 @@ struct Forced {
 
 asyncgemm_dtype_t public_dtype(int32_t dtype) { return static_cast<asyncgemm_dtype_t>(dtype); }
 
+// The pairs of operand majors (A K-major, B K-major) the test runs a kernel with: its own, or all four
+// where it reads them from the launch.
+std::vector<std::pair<bool, bool>> majors_run(ag::Majors majors) {
+    if (majors == ag::Majors::Any) return {{true, true}, {true, false}, {false, true}, {false, false}};
+    return {{ag::a_k_major(majors), ag::b_k_major(majors)}};
+}
+
 std::vector<Forced> gemm_kernels() {
     std::vector<Forced> kernels;
     const size_t simt = ag::plan::family_base(ag::Family::Simt);
     for (int i = 0; i < ag::simt::kKernelCount; ++i) {
         const auto &k = ag::simt::kKernels[i];
-        kernels.push_back({k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, k.a_k_major,
-                           k.b_k_major, true, simt + i});
+        for (const auto &[a, b] : majors_run(k.majors))
+            kernels.push_back({k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, a, b, true, simt + i});
     }
     const size_t sm80 = ag::plan::family_base(ag::Family::Sm80);
     for (int i = 0; i < ag::sm80::kKernelCount; ++i) {
         const auto &k = ag::sm80::kKernels[i];
         const bool async_copy = ag::sm80::kTileConfigs[k.config].stages == 1;
-        kernels.push_back({k.name, async_copy ? ASYNCGEMM_ALGO_ASYNC_COPY : ASYNCGEMM_ALGO_PIPELINED, k.config,
-                           public_dtype(k.type_ab), k.type_ab == ag::kF32, k.a_k_major, k.b_k_major, true, sm80 + i});
+        for (const auto &[a, b] : majors_run(k.majors))
+            kernels.push_back({k.name, async_copy ? ASYNCGEMM_ALGO_ASYNC_COPY : ASYNCGEMM_ALGO_PIPELINED, k.config,
+                               public_dtype(k.type_ab), k.type_ab == ag::kF32, a, b, true, sm80 + i});
     }
     const size_t sm90 = ag::plan::family_base(ag::Family::Sm90);
     for (int i = 0; i < ag::sm90::kKernelCount; ++i) {
         const auto &k = ag::sm90::kKernels[i];
-        kernels.push_back({k.name, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, k.config, public_dtype(k.type_ab),
-                           k.type_ab == ag::kF32, k.a_k_major, k.b_k_major, true, sm90 + i});
+        for (const auto &[a, b] : majors_run(k.majors))
+            kernels.push_back({k.name, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, k.config, public_dtype(k.type_ab),
+                               k.type_ab == ag::kF32, a, b, true, sm90 + i});
     }
     const size_t sm100 = ag::plan::family_base(ag::Family::Sm100);
     for (int i = 0; i < ag::sm100::kKernelCount; ++i) {
@@ -279,6 +288,8 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
     int ran = 0, not_here = 0;
     for (const Forced &k : gemm_kernels()) {
         CAPTURE(k.name);
+        CAPTURE(k.a_k_major);
+        CAPTURE(k.b_k_major);
         if (!handle().kernel_available(k.table_index)) {
             ++not_here;
             continue;

@@ -138,8 +138,10 @@ TEST_CASE("simt: kernel table and kernel_index") {
         names.insert(k.name);
         CHECK(k.config >= 0);
         CHECK(k.config < simt::kTileConfigCount);
-        CHECK(simt::kernel_index(k.type_ab, k.a_k_major, k.b_k_major) == i);
-        const std::string suffix = std::string(k.a_k_major ? "k" : "m") + (k.b_k_major ? "k" : "n");
+        const bool a = asyncgemm::a_k_major(k.majors), b = asyncgemm::b_k_major(k.majors);
+        CHECK(k.majors != asyncgemm::Majors::Any);
+        CHECK(simt::kernel_index(k.type_ab, a, b) == i);
+        const std::string suffix = std::string(a ? "k" : "m") + (b ? "k" : "n");
         CHECK(std::string(k.name).substr(std::string(k.name).size() - 2) == suffix);
     }
     CHECK(names.size() == static_cast<size_t>(simt::kKernelCount));

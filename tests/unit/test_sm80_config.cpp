@@ -110,7 +110,8 @@ TEST_CASE("sm80: kernel table") {
     CHECK(static_cast<int>(names.size()) == sm80::kKernelCount);
     for (int i = 0; i < sm80::kKernelCount; ++i) {
         const sm80::KernelInfo &k = sm80::kKernels[i];
-        CHECK(sm80::kernel_index(k.type_ab, k.config, k.a_k_major, k.b_k_major) == i);
+        CHECK(k.majors != asyncgemm::Majors::Any);
+        CHECK(sm80::kernel_index(k.type_ab, k.config, asyncgemm::a_k_major(k.majors), asyncgemm::b_k_major(k.majors)) == i);
     }
     // f16 and bf16: every configuration in all four major combinations.
     for (int type : {asyncgemm::kF16, asyncgemm::kBF16}) {

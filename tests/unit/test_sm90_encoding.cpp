@@ -217,10 +217,11 @@ TEST_CASE("MN-major B: boxes of 64 columns by a stage's 64 K rows") {
     CHECK(mn_major.box[1] == 64);
 }
 
-TEST_CASE("sm90 kernel table: every configuration in all majors for 16-bit inputs, K-major for tf32") {
+TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32") {
     for (int i = 0; i < kKernelCount; ++i) {
         const KernelInfo &k = kKernels[i];
-        CHECK(kernel_index(k.type_ab, k.config, k.a_k_major, k.b_k_major) == i);
+        CHECK(k.majors == (k.type_ab == kF32 ? Majors::KK : Majors::Any));
+        CHECK(kernel_index(k.type_ab, k.config, true, true) == i);
         CHECK(k.dynamic_smem == smem_bytes(kTileConfigs[k.config]));
     }
     for (int config = 0; config < kTileConfigCount; ++config) {
@@ -230,7 +231,7 @@ TEST_CASE("sm90 kernel table: every configuration in all majors for 16-bit input
         CHECK(kernel_index(kF32, config, true, true) >= 0);
         CHECK(kernel_index(kF32, config, false, true) == -1);
     }
-    CHECK(kKernelCount == kTileConfigCount * 9);
+    CHECK(kKernelCount == kTileConfigCount * 3);
 }
 
 TEST_CASE("what TMA cannot describe is named, and only that") {

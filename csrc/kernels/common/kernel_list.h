@@ -2,13 +2,15 @@
 //
 // A list line is a macro call whose arguments are tokens: an input type (f16, bf16, tf32, f32), a
 // configuration's shape as its kernels are named (128x256x64_s3, a pp-number), the configuration's
-// name in the family's traits, and operand majors (k, m, n).  The kernels paste them into their
+// name in the family's traits, and the operand majors it reads (a Majors word, or k, m, n for one
+// operand).  The kernels paste them into their
 // extern "C" names, the planner into the same names as strings and into its table: one list, read
 // twice, cannot disagree with itself.  Plain C++ (host and device).
 #pragma once
 
 #include <stddef.h>
 
+#include "kernels/common/host_device.h"
 #include "kernels/common/params.h"
 
 // The DType of an input type word.
@@ -16,12 +18,31 @@
 #define ASYNCGEMM_DTYPE_bf16 ::asyncgemm::kBF16
 #define ASYNCGEMM_DTYPE_tf32 ::asyncgemm::kF32
 #define ASYNCGEMM_DTYPE_f32 ::asyncgemm::kF32
-// Whether a major word is K-major: k is, m (of A) and n (of B) are not.
+// Whether a one-operand major word is K-major: k is, m (of A) and n (of B) are not.
 #define ASYNCGEMM_K_MAJOR_k true
 #define ASYNCGEMM_K_MAJOR_m false
 #define ASYNCGEMM_K_MAJOR_n false
+// The Majors of a majors word.
+#define ASYNCGEMM_MAJORS_kk ::asyncgemm::Majors::KK
+#define ASYNCGEMM_MAJORS_kn ::asyncgemm::Majors::KN
+#define ASYNCGEMM_MAJORS_mk ::asyncgemm::Majors::MK
+#define ASYNCGEMM_MAJORS_mn ::asyncgemm::Majors::MN
+#define ASYNCGEMM_MAJORS_any ::asyncgemm::Majors::Any
 
 namespace asyncgemm {
+
+// The operand majors a kernel reads, as its majors word names them: kk, kn, mk and mn one pair (A's
+// letter first; k K-major, m or n MN-major), any every pair, read from the launch's parameters.
+enum class Majors : unsigned char { KK, KN, MK, MN, Any };
+
+// A's and B's majors of a kernel that reads one pair.
+ASYNCGEMM_HOST_DEVICE constexpr bool a_k_major(Majors m) { return m == Majors::KK || m == Majors::KN; }
+ASYNCGEMM_HOST_DEVICE constexpr bool b_k_major(Majors m) { return m == Majors::KK || m == Majors::MK; }
+
+// Whether a kernel reading `kernel` serves operands of these majors.
+ASYNCGEMM_HOST_DEVICE constexpr bool serves_majors(Majors kernel, bool a_k, bool b_k) {
+    return kernel == Majors::Any || (a_k_major(kernel) == a_k && b_k_major(kernel) == b_k);
+}
 
 // True when the decimal numbers in `name`, in order, are `expected` ("128x256x64_s3" holds 128, 256,
 // 64, 3): the kernels check that a shape word says what its configuration is.

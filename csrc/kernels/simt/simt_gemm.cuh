@@ -168,10 +168,11 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
 }  // namespace asyncgemm::simt
 
 // The entry point of one line of simt_kernels.def, its name pasted from the line's words.
-#define ASYNCGEMM_SIMT_KERNEL(TYPE, A_MAJOR, B_MAJOR)                                                          \
+#define ASYNCGEMM_SIMT_KERNEL(TYPE, MAJORS)                                                                    \
     extern "C" __global__ void __launch_bounds__(asyncgemm::simt::kTile.threads,                              \
                                                  asyncgemm::simt::kTile.min_blocks_per_sm)                    \
-        asyncgemm_simt_gemm_##TYPE##_##A_MAJOR##B_MAJOR(const asyncgemm::GemmParams params) {                 \
-        asyncgemm::simt::simt_gemm<ASYNCGEMM_ELEMENT_##TYPE, ASYNCGEMM_K_MAJOR_##A_MAJOR,                     \
-                                   ASYNCGEMM_K_MAJOR_##B_MAJOR>(params);                                      \
-    }
+        asyncgemm_simt_gemm_##TYPE##_##MAJORS(const asyncgemm::GemmParams params) {                           \
+        asyncgemm::simt::simt_gemm<ASYNCGEMM_ELEMENT_##TYPE, asyncgemm::a_k_major(ASYNCGEMM_MAJORS_##MAJORS), \
+                                   asyncgemm::b_k_major(ASYNCGEMM_MAJORS_##MAJORS)>(params);                  \
+    }                                                                                                         \
+    static_assert(ASYNCGEMM_MAJORS_##MAJORS != asyncgemm::Majors::Any, "a SIMT kernel reads one pair of majors");

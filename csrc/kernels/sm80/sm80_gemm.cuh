@@ -133,13 +133,15 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
 
 // The entry point of one line of sm80_kernels.def: its name pasted from the line's words, its
 // configuration checked against the shape word.
-#define ASYNCGEMM_SM80_KERNEL(TYPE, SHAPE, CONFIG, A_MAJOR, B_MAJOR)                                          \
+#define ASYNCGEMM_SM80_KERNEL(TYPE, SHAPE, CONFIG, MAJORS)                                                    \
     extern "C" __global__ void __launch_bounds__(                                                            \
         asyncgemm::sm80::threads(asyncgemm::sm80::kTileConfigs[asyncgemm::sm80::kConfig##CONFIG]),           \
         asyncgemm::sm80::kTileConfigs[asyncgemm::sm80::kConfig##CONFIG].min_blocks_per_sm)                   \
-        asyncgemm_sm80_gemm_##TYPE##_##SHAPE##_##A_MAJOR##B_MAJOR(const asyncgemm::GemmParams params) {       \
+        asyncgemm_sm80_gemm_##TYPE##_##SHAPE##_##MAJORS(const asyncgemm::GemmParams params) {                 \
         asyncgemm::sm80::sm80_gemm<ASYNCGEMM_ELEMENT_##TYPE, asyncgemm::sm80::kConfig##CONFIG,               \
-                                   ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR>(params);         \
+                                   asyncgemm::a_k_major(ASYNCGEMM_MAJORS_##MAJORS),                          \
+                                   asyncgemm::b_k_major(ASYNCGEMM_MAJORS_##MAJORS)>(params);                 \
     }                                                                                                         \
     static_assert(asyncgemm::sm80::shape_named(asyncgemm::sm80::kConfig##CONFIG, #SHAPE),                     \
-                  #SHAPE " is not the shape of configuration " #CONFIG);
+                  #SHAPE " is not the shape of configuration " #CONFIG);                                      \
+    static_assert(ASYNCGEMM_MAJORS_##MAJORS != asyncgemm::Majors::Any, "an sm80 kernel reads one pair of majors");

@@ -20,15 +20,14 @@ struct WarpgroupTile {
 };
 
 // The descriptors of the first K step of the warpgroup's A rows and B columns in a stage.
-template <bool AKMajor>
-__device__ __forceinline__ uint64_t a_descriptor(uint32_t a_tile, WarpgroupTile wg) {
-    return AKMajor ? k_major_descriptor(MmaUnit::Wgmma, a_tile, 64 * wg.wg_m, 0)
+__device__ __forceinline__ uint64_t a_descriptor(uint32_t a_tile, WarpgroupTile wg, bool k_major) {
+    return k_major ? k_major_descriptor(MmaUnit::Wgmma, a_tile, 64 * wg.wg_m, 0)
                    : mn_major_descriptor(MmaUnit::Wgmma, a_tile, wg.wg_m, 0, 2);
 }
-template <int Config, bool BKMajor>
-__device__ __forceinline__ uint64_t b_descriptor(uint32_t b_tile, WarpgroupTile wg) {
+template <int Config>
+__device__ __forceinline__ uint64_t b_descriptor(uint32_t b_tile, WarpgroupTile wg, bool k_major) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
-    return BKMajor ? k_major_descriptor(MmaUnit::Wgmma, b_tile, kN * wg.wg_n, 0)
+    return k_major ? k_major_descriptor(MmaUnit::Wgmma, b_tile, kN * wg.wg_n, 0)
                    : mn_major_descriptor(MmaUnit::Wgmma, b_tile, kN / 64 * wg.wg_n, 0, 2);
 }
 
@@ -38,13 +37,31 @@ __device__ __forceinline__ constexpr uint32_t step_bytes() {
     return KMajor ? k_major_step_bytes() : mn_major_step_bytes(2);
 }
 
+// Calls body(a_k_major, b_k_major) with the majors as std::bool_constant: the transpose bits are
+// immediates of wgmma, so each pair of majors is its own loop, chosen once per tile by a branch the
+// whole warpgroup takes alike.  tf32 operands are K-major.
+template <typename T, typename Body>
+__device__ __forceinline__ void with_majors(OperandMajors majors, const Body &body) {
+    using K = std::true_type;
+    using MN = std::false_type;
+    if constexpr (std::is_same_v<T, float>) {
+        body(K{}, K{});
+    } else if (majors.a_k) {
+        if (majors.b_k) body(K{}, K{});
+        else body(K{}, MN{});
+    } else {
+        if (majors.b_k) body(MN{}, K{});
+        else body(MN{}, MN{});
+    }
+}
+
 // Multiplies the tile's k_blocks K blocks into acc (overwriting it; untouched when k_blocks == 0),
 // advancing `slot` through the ring.  `leader` is one thread of the warpgroup: it releases the stages.
 // beside(kb) runs in every thread after block kb's MMAs are issued and the stage before released.
-template <typename T, int Config, bool AKMajor, bool BKMajor, typename Beside>
+template <typename T, int Config, typename Beside>
 __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                               const SharedStorage<Config> &smem, int k_blocks, WarpgroupTile wg,
-                                              bool leader, RingPosition<kTileConfigs[Config].stages> &slot,
+                                              OperandMajors majors, bool leader, RingPosition<kTileConfigs[Config].stages> &slot,
                                               const Beside &beside) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
     // The ring's barriers (8 bytes each) as shared-window addresses.
@@ -60,34 +77,35 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
     RingPosition<kStages> held = slot;
     // A stage's descriptors are stage 0's advanced by the stages before it: a multiply-add per K
     // block instead of rebuilding every field.
-    const uint64_t a_stage0 = a_descriptor<AKMajor>(smem_addr(smem.a_tile(0)), wg);
-    const uint64_t b_stage0 = b_descriptor<Config, BKMajor>(smem_addr(smem.b_tile(0)), wg);
-    for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
-        wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
-        const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
-        const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
-        const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
-        wgmma_fence();
+    const uint64_t a_stage0 = a_descriptor(smem_addr(smem.a_tile(0)), wg, majors.a_k);
+    const uint64_t b_stage0 = b_descriptor<Config>(smem_addr(smem.b_tile(0)), wg, majors.b_k);
+    with_majors<T>(majors, [&](auto a_k_major, auto b_k_major) {
+        constexpr bool kAK = decltype(a_k_major)::value, kBK = decltype(b_k_major)::value;
+        for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
+            wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
+            const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
+            const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
+            const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
+            wgmma_fence();
 #pragma unroll
-        for (int step = 0; step < kMmaSteps; ++step) {
-            const uint64_t a = advance_descriptor(a_first, step * step_bytes<AKMajor>());
-            const uint64_t b = advance_descriptor(b_first, step * step_bytes<BKMajor>());
-            if constexpr (std::is_same_v<T, float>) {
-                static_assert(AKMajor && BKMajor, "tf32 operands are K-major");
-                wgmma_m64k8_tf32<kN>(acc, a, b, kb > 0 || step > 0);
-            } else {
-                wgmma_m64k16<T, kN, !AKMajor, !BKMajor>(acc, a, b, kb > 0 || step > 0);
+            for (int step = 0; step < kMmaSteps; ++step) {
+                const uint64_t a = advance_descriptor(a_first, step * step_bytes<kAK>());
+                const uint64_t b = advance_descriptor(b_first, step * step_bytes<kBK>());
+                if constexpr (std::is_same_v<T, float>)
+                    wgmma_m64k8_tf32<kN>(acc, a, b, kb > 0 || step > 0);
+                else
+                    wgmma_m64k16<T, kN, !kAK, !kBK>(acc, a, b, kb > 0 || step > 0);
             }
+            wgmma_commit_group();
+            // The group kInFlight blocks back has finished reading its stage.
+            wgmma_wait_group<kInFlight>();
+            if (kb >= kInFlight) {
+                release(held.index);
+                held.advance();
+            }
+            beside(kb);
         }
-        wgmma_commit_group();
-        // The group kInFlight blocks back has finished reading its stage.
-        wgmma_wait_group<kInFlight>();
-        if (kb >= kInFlight) {
-            release(held.index);
-            held.advance();
-        }
-        beside(kb);
-    }
+    });
     wgmma_wait_group<0>();
     // Release the stages of the last groups, still held.
     for (; held.index != slot.index || held.phase != slot.phase; held.advance()) release(held.index);

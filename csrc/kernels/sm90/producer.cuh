@@ -16,8 +16,8 @@
 
 namespace asyncgemm::sm90 {
 
-template <typename T, int Config, bool AKMajor, bool BKMajor>
-__device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage<Config> &smem) {
+template <typename T, int Config>
+__device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage<Config> &smem, OperandMajors majors) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr uint32_t kElement = sizeof(T);
     const PersistentScheduler<Sm90Params> schedule(p);
@@ -36,8 +36,8 @@ __device__ __forceinline__ void produce(const Sm90Params &p, const SharedStorage
             cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta,
                                                  cuda::ptx::space_shared, full, stage_bytes(kC));
             const int32_t k0 = kb * block_k(kDTypeOf<T>);
-            tma_load_operand<kC.tile_m, kElement>(smem.a_tile(slot.index), &p.a_map, AKMajor, m0, k0, a_batch, full);
-            tma_load_operand<kC.tile_n, kElement>(smem.b_tile(slot.index), &p.b_map, BKMajor, n0, k0, b_batch, full);
+            tma_load_operand<kC.tile_m, kElement>(smem.a_tile(slot.index), &p.a_map, majors.a_k, m0, k0, a_batch, full);
+            tma_load_operand<kC.tile_n, kElement>(smem.b_tile(slot.index), &p.b_map, majors.b_k, n0, k0, b_batch, full);
         }
     }
 }

@@ -14,10 +14,9 @@
 // has buffers, its last chunks are stored during the next tile's first K blocks, so the MMAs do not
 // wait for them either.
 //
-// This header is a translation unit's whole content but for its kernel lines: the build writes one
-// unit per input type and configuration of sm90_kernels.def, each line of which
-// ASYNCGEMM_SM90_KERNEL below turns into an extern "C" entry point for one pair of operand majors
-// (the wgmma transpose bits are immediates of the instruction).
+// This header is a translation unit's whole content but for its kernel line: the build writes one
+// unit per line of sm90_kernels.def, which ASYNCGEMM_SM90_KERNEL below turns into an extern "C" entry
+// point for one input type and configuration; a 16-bit one serves every pair of operand majors.
 #include <cuda/ptx>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -69,8 +68,9 @@ struct WarpgroupGroup {
     }
 };
 
-template <typename T, int Config, bool AKMajor, bool BKMajor, Store kStore>
-__device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer) {
+template <typename T, int Config, Store kStore>
+__device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
+                                        OperandMajors majors) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kN = warpgroup_n(kC);
     constexpr bool kDeferred = kStore == Store::Deferred;
@@ -89,7 +89,7 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
         // keep both sets of 128 registers alive.
         float acc[kN / 2];
-        multiply_tile<T, Config, AKMajor, BKMajor>(acc, smem, work.blocks, wg, thread == 0, slot, [&](int) {
+        multiply_tile<T, Config>(acc, smem, work.blocks, wg, majors, thread == 0, slot, [&](int) {
             if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
         });
         // What a tile of fewer K blocks than the last one's held chunks left.
@@ -131,15 +131,15 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
 }
 
 // The launch's way of storing (Store), chosen once: C or not, a fused epilogue or not, and D's type.
-template <typename T, int Config, bool AKMajor, bool BKMajor>
+template <typename T, int Config>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
-                                                    int consumer) {
+                                                    int consumer, OperandMajors majors) {
     if (p.bias != nullptr || p.activation != 0) {
-        consume<T, Config, AKMajor, BKMajor, Store::Fused>(p, smem, consumer);
+        consume<T, Config, Store::Fused>(p, smem, consumer, majors);
         return;
     }
     if (p.beta != 0.f) {
-        consume<T, Config, AKMajor, BKMajor, Store::NowAddC>(p, smem, consumer);
+        consume<T, Config, Store::NowAddC>(p, smem, consumer, majors);
         return;
     }
     // Chunks are held over whole rounds of the buffers only (HeldChunks): 64 x 256 tiles of 16-bit D
@@ -147,17 +147,18 @@ __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const S
     if constexpr (sizeof(T) == 2 && kTileChunks<T, Config> > kEpilogueBuffers &&
                   kTileChunks<T, Config> % kEpilogueBuffers == 0) {
         if (p.type_cd == kDTypeOf<T>) {
-            consume<T, Config, AKMajor, BKMajor, Store::Deferred>(p, smem, consumer);
+            consume<T, Config, Store::Deferred>(p, smem, consumer, majors);
             return;
         }
     }
-    consume<T, Config, AKMajor, BKMajor, Store::Now>(p, smem, consumer);
+    consume<T, Config, Store::Now>(p, smem, consumer, majors);
 }
 
-template <typename T, int Config, bool AKMajor, bool BKMajor>
+// kMajors: the majors the kernel reads, Majors::Any for those of the launch.
+template <typename T, int Config, Majors kMajors>
 __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    static_assert(!std::is_same_v<T, float> || (AKMajor && BKMajor), "tf32 operands are K-major");
+    static_assert(!std::is_same_v<T, float> || kMajors == Majors::KK, "tf32 operands are K-major");
     constexpr TileConfig kC = kTileConfigs[Config];
     extern __shared__ __align__(128) char dynamic_smem[];
     constexpr int kActive = consumers(kC);
@@ -168,6 +169,9 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     const SharedStorage<Config> smem{base, full, empty, c_loaded, split_last, row_bias};
 
     const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
+    const OperandMajors majors = kMajors == Majors::Any
+                                     ? OperandMajors{p.a_k_major != 0, p.b_k_major != 0}
+                                     : OperandMajors{a_k_major(kMajors), b_k_major(kMajors)};
     if (threadIdx.x == 0) {
         init_barriers(full, 1);
         init_barriers(empty, kActive);
@@ -180,10 +184,10 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     // consumer warpgroup the configuration does not use takes the producer's branch and budget.
     if (warpgroup == 0 || warpgroup > kActive) {
         setmaxnreg_dec<kProducerRegisters>();
-        if (threadIdx.x == 0) produce<T, Config, AKMajor, BKMajor>(p, smem);
+        if (threadIdx.x == 0) produce<T, Config>(p, smem, majors);
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
-        consume_as_launched<T, Config, AKMajor, BKMajor>(p, smem, warpgroup - 1);
+        consume_as_launched<T, Config>(p, smem, warpgroup - 1, majors);
     }
 #endif
 }
@@ -193,12 +197,11 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
 
 // The entry point of one line of sm90_kernels.def: its name pasted from the line's words, its
 // configuration checked against the shape word.
-#define ASYNCGEMM_SM90_KERNEL(TYPE, SHAPE, CONFIG, A_MAJOR, B_MAJOR)                                          \
+#define ASYNCGEMM_SM90_KERNEL(TYPE, SHAPE, CONFIG, MAJORS)                                                    \
     extern "C" __global__ void __launch_bounds__(asyncgemm::sm90::kThreads, 1)                                \
-        asyncgemm_sm90_gemm_##TYPE##_##SHAPE##_##A_MAJOR##B_MAJOR(                                            \
-            const __grid_constant__ asyncgemm::Sm90Params params) {                                           \
+        asyncgemm_sm90_gemm_##TYPE##_##SHAPE##_##MAJORS(const __grid_constant__ asyncgemm::Sm90Params params) { \
         asyncgemm::sm90::sm90_gemm<ASYNCGEMM_ELEMENT_##TYPE, asyncgemm::sm90::kConfig##CONFIG,               \
-                                   ASYNCGEMM_K_MAJOR_##A_MAJOR, ASYNCGEMM_K_MAJOR_##B_MAJOR>(params);         \
+                                   ASYNCGEMM_MAJORS_##MAJORS>(params);                                        \
     }                                                                                                         \
     static_assert(asyncgemm::sm90::shape_named(asyncgemm::sm90::kConfig##CONFIG, #SHAPE),                     \
                   #SHAPE " is not the shape of configuration " #CONFIG);

@@ -33,6 +33,12 @@ struct TileConfig {
     int groups_in_flight = 1;
 };
 
+// The operands' majors in a launch: a 16-bit kernel serves every pair, read from its parameters;
+// tf32 operands are K-major.
+struct OperandMajors {
+    bool a_k, b_k;
+};
+
 inline constexpr int kConsumers = 2;  // consumer warpgroups launched; consumers(c) of them multiply
 inline constexpr int kWarpgroupThreads = 128;
 inline constexpr int kThreads = (1 + kConsumers) * kWarpgroupThreads;
