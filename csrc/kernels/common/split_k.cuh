@@ -46,31 +46,6 @@ __device__ __forceinline__ bool publish_split_partial(const float (&acc)[4 * Vec
     return last;
 }
 
-// The sum, in range order, of vectors [first, first + Count) of the thread's partials (`partials`:
-// the tile's area plus the thread) over all `splits` ranges, two ranges' loads in flight at a time.
-template <int Threads, int Vectors, int Count>
-__device__ __forceinline__ void sum_split_partials(const float4 *partials, int splits, int first, float4 (&sum)[Count]) {
-    for (int s = 0; s < splits; s += 2) {
-        float4 a[Count], b[Count];
-        const bool pair = s + 1 < splits;
-#pragma unroll
-        for (int v = 0; v < Count; ++v) a[v] = __ldcg(partials + (s * Vectors + first + v) * Threads);
-        if (pair) {
-#pragma unroll
-            for (int v = 0; v < Count; ++v) b[v] = __ldcg(partials + ((s + 1) * Vectors + first + v) * Threads);
-        }
-#pragma unroll
-        for (int v = 0; v < Count; ++v) {
-            if (s == 0) {
-                sum[v] = a[v];
-            } else {
-                sum[v].x += a[v].x, sum[v].y += a[v].y, sum[v].z += a[v].z, sum[v].w += a[v].w;
-            }
-            if (pair) sum[v].x += b[v].x, sum[v].y += b[v].y, sum[v].z += b[v].z, sum[v].w += b[v].w;
-        }
-    }
-}
-
 // publish_split_partial, and in the group that arrives last the sum of every range's partial, added
 // in range order, in `acc`.  With two ranges acc stands for its own partial and only the other one
 // is read: a + b is b + a in floating point, so the bits are the same whichever came last, for one

@@ -10,7 +10,6 @@
 #include "kernels/common/convert.cuh"
 #include "kernels/common/element_type.cuh"
 #include "kernels/common/epilogue_math.h"
-#include "kernels/common/split_k.cuh"
 #include "kernels/common/staged_store.cuh"
 #include "kernels/sm80/sm80_traits.h"
 #include "kernels/sm80/warp_tile.cuh"
@@ -41,58 +40,26 @@ static_assert(stages_hold_a_row_group(), "the epilogue stages at least one mma r
 template <typename S, int Config>
 inline constexpr int kStageRows = stage_rows<S>(kTileConfigs[Config]);
 
-// The values a warp stages for one mma row i of its warp tile: tile_values(i, v) fills v[j][0..3]
-// with those of mma tile (i, j), as the accumulators hold them (rows g and g + 8, columns 2t and
-// 2t + 1 of lane (g, t)).  Two sources: the warp's own accumulators, and the sum of a split tile's
-// partials (sm80_gemm.cuh).
-template <typename T, int Config>
-struct AccumulatorValues {
-    const WarpTile<T, Config> &warp;
-    __device__ __forceinline__ void operator()(int i, float (&v)[mma_tiles_n(kTileConfigs[Config])][4]) const {
-#pragma unroll
-        for (int j = 0; j < mma_tiles_n(kTileConfigs[Config]); ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) v[j][e] = warp.acc[i][j][e];
-    }
-};
-
-// A split tile's values: the sum, in range order, of every range's partial of the thread's mma tiles
-// (kernels/common/split_k.cuh), one mma row at a time, two ranges' loads in flight.
-template <int Config>
-struct SplitSumValues {
-    static constexpr int kTilesN = mma_tiles_n(kTileConfigs[Config]);
-    static constexpr int kVectors = mma_tiles_m(kTileConfigs[Config]) * kTilesN;
-    const float4 *partials;  // the tile's area, plus the thread
-    int splits;
-    __device__ __forceinline__ void operator()(int i, float (&v)[kTilesN][4]) const {
-        float4 sum[kTilesN];
-        sum_split_partials<threads(kTileConfigs[Config]), kVectors>(partials, splits, i * kTilesN, sum);
-#pragma unroll
-        for (int j = 0; j < kTilesN; ++j) v[j][0] = sum[j].x, v[j][1] = sum[j].y, v[j][2] = sum[j].z, v[j][3] = sum[j].w;
-    }
-};
-
-// Writes the warp's values of tile rows [first_row, first_row + rows) into `stage` (row 0 =
-// first_row): as they are for fp32 S, alpha applied and rounded to S otherwise.  Unrolled:
-// accumulator indices must be constants.
-template <typename S, int Config, typename TileValues>
-__device__ __forceinline__ void stage_warp_tile(int warp_m0, int warp_n0, const TileValues &tile_values, S *stage,
-                                                int first_row, int rows, float alpha, int lane) {
+// Writes the warp's accumulators of tile rows [first_row, first_row + rows) into `stage` (row 0 =
+// first_row): as they are for fp32 S, alpha applied and rounded to S otherwise.  Mma tile (i, j)'s
+// four values are rows g and g + 8, columns 2t and 2t + 1 of lane (g, t).  Unrolled: accumulator
+// indices must be constants.
+template <typename S, int Config, typename T>
+__device__ __forceinline__ void stage_warp_tile(const WarpTile<T, Config> &tile, S *stage, int first_row, int rows,
+                                                float alpha, int lane) {
     constexpr TileConfig kC = kTileConfigs[Config];
     constexpr int kStride = stage_stride<S>(kC);
     const int g = lane / 4, t = lane % 4;
 #pragma unroll
     for (int i = 0; i < mma_tiles_m(kC); ++i) {
-        const int row = warp_m0 + kMmaM * i - first_row;
+        const int row = tile.warp_m0 + kMmaM * i - first_row;
         if (row < 0 || row >= rows) continue;
-        float v[mma_tiles_n(kC)][4];
-        tile_values(i, v);
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-            S *out = stage + (row + g + 8 * half) * kStride + warp_n0 + 2 * t;
+            S *out = stage + (row + g + 8 * half) * kStride + tile.warp_n0 + 2 * t;
 #pragma unroll
             for (int j = 0; j < mma_tiles_n(kC); ++j) {
-                const float x = v[j][2 * half], y = v[j][2 * half + 1];
+                const float x = tile.acc[i][j][2 * half], y = tile.acc[i][j][2 * half + 1];
                 Vector<S, 2> pair;
                 if constexpr (sizeof(S) == 4) {
                     pair.v[0] = x, pair.v[1] = y;
@@ -108,15 +75,15 @@ __device__ __forceinline__ void stage_warp_tile(int warp_m0, int warp_n0, const 
 
 // Stages the rows of the block's tile that reach into D (tile_rows, whole mma rows) in passes of as
 // many rows as the stages hold (several for the one-stage configuration), each staged by every warp
-// from its values and then handed to store(stage, first_row, rows) by the whole block.
-template <typename S, int Config, typename TileValues, typename Store>
-__device__ __forceinline__ void stage_in_passes(int warp_m0, int warp_n0, const TileValues &tile_values, int tile_rows,
-                                                S *stage, float alpha, int thread, const Store &store) {
+// from its accumulators and then handed to store(stage, first_row, rows) by the whole block.
+template <typename S, int Config, typename T, typename Store>
+__device__ __forceinline__ void stage_in_passes(const WarpTile<T, Config> &tile, int tile_rows, S *stage, float alpha,
+                                                int thread, const Store &store) {
     constexpr int kRows = kStageRows<S, Config>;
     if constexpr (kRows >= kTileConfigs[Config].tile_m) {
         // One pass: no loop, so that the values are dead before store runs (a fused epilogue's pass
         // beside them spilled in the 128-register configuration).
-        stage_warp_tile<S, Config>(warp_m0, warp_n0, tile_values, stage, 0, tile_rows, alpha, thread % kWarpSize);
+        stage_warp_tile<S>(tile, stage, 0, tile_rows, alpha, thread % kWarpSize);
         __syncthreads();
         store(stage, 0, tile_rows);
     } else {
@@ -124,8 +91,7 @@ __device__ __forceinline__ void stage_in_passes(int warp_m0, int warp_n0, const 
         for (int first_row = 0; first_row < tile_rows; first_row += kRows) {
             if (first_row > 0) __syncthreads();  // the last pass's rows are read
             const int rows = min(kRows, tile_rows - first_row);
-            stage_warp_tile<S, Config>(warp_m0, warp_n0, tile_values, stage, first_row, rows, alpha,
-                                       thread % kWarpSize);
+            stage_warp_tile<S>(tile, stage, first_row, rows, alpha, thread % kWarpSize);
             __syncthreads();
             store(stage, first_row, rows);
         }
@@ -154,50 +120,31 @@ __device__ __forceinline__ void store_staged_rows(const TileOutput<TOut> &out, f
     store_staged_fused<TOut, threads(kC), kC.tile_n, kStride>(out, stage, first_row, rows, alpha, beta, thread);
 }
 
-// The block's tile of D at (m0, n0) of batch `batch` from each warp's values (tile_values, of the
-// warp tile at warp_m0, warp_n0), through `smem` (the stages, which no warp reads and no copy fills
+// The block's tile of D at (m0, n0) of batch `batch` from each warp's accumulators (`tile`), through
+// `smem` (the stages, which no warp reads and no copy fills
 // any more): 16-bit D without C staged rounded and copied out, anything else staged as fp32
 // (kernels/common/staged_store.cuh).  Every thread of the block calls it.  Only the mma rows that
 // reach into D are staged: a tile of a short m (a few tokens, a bottom edge) takes one pass of a
 // few rows.
-template <typename TOut, int Config, typename TileValues>
-__device__ __forceinline__ void store_tile(int warp_m0, int warp_n0, const TileValues &tile_values, const GemmParams &p,
-                                           int64_t batch, int64_t m0, int64_t n0, float alpha, char *smem,
-                                           int thread) {
+template <typename TOut, int Config, typename T>
+__device__ __forceinline__ void store_tile(const WarpTile<T, Config> &tile, const GemmParams &p, int64_t batch,
+                                           int64_t m0, int64_t n0, float alpha, char *smem, int thread) {
     constexpr TileConfig kC = kTileConfigs[Config];
     const TileOutput<TOut> out(p, batch, m0, n0);
     const int tile_rows = rows_to_store<Config>(p, m0);
     if constexpr (kStagesRounded<TOut>) {
         // Staged rounded only where nothing is added after alpha * acc: no C, no fused epilogue.
         if (p.beta == 0.f && p.bias == nullptr && p.activation == 0) {
-            stage_in_passes<TOut, Config>(warp_m0, warp_n0, tile_values, tile_rows, reinterpret_cast<TOut *>(smem),
-                                          alpha, thread, [&](const TOut *stage, int first_row, int rows) {
+            stage_in_passes<TOut>(tile, tile_rows, reinterpret_cast<TOut *>(smem), alpha, thread,
+                                  [&](const TOut *stage, int first_row, int rows) {
                 copy_staged<TOut, threads(kC), kC.tile_n, stage_stride<TOut>(kC)>(out, stage, first_row, rows, thread);
             });
             return;
         }
     }
-    stage_in_passes<float, Config>(warp_m0, warp_n0, tile_values, tile_rows, reinterpret_cast<float *>(smem), alpha,
-                                   thread, [&](float *stage, int first_row, int rows) {
+    stage_in_passes<float>(tile, tile_rows, reinterpret_cast<float *>(smem), alpha, thread,
+                           [&](float *stage, int first_row, int rows) {
         store_staged_rows<TOut, Config>(out, stage, first_row, rows, alpha, p.beta, thread);
-    });
-}
-
-// store_tile for values staged as fp32 whatever D's type: one unrolled staging of them, and a rolled
-// store per output type.  For the sum of a split tile's partials, whose unrolled loads, staged once
-// per output type and staging type as store_tile would, took half of the family's compile time.
-template <int Config, typename TileValues>
-__device__ __forceinline__ void store_tile_from_fp32(int warp_m0, int warp_n0, const TileValues &tile_values,
-                                                     const GemmParams &p, int64_t batch, int64_t m0, int64_t n0,
-                                                     float alpha, char *smem, int thread) {
-    stage_in_passes<float, Config>(warp_m0, warp_n0, tile_values, rows_to_store<Config>(p, m0),
-                                   reinterpret_cast<float *>(smem), alpha, thread,
-                                   [&](float *stage, int first_row, int rows) {
-        with_output_type(p.type_cd, [&](auto out) {
-            using TOut = decltype(out);
-            store_staged_rows<TOut, Config>(TileOutput<TOut>(p, batch, m0, n0), stage, first_row, rows, alpha, p.beta,
-                                            thread);
-        });
     });
 }
 

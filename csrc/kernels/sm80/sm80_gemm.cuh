@@ -7,8 +7,9 @@
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
 // mma.sync m16n8k16 on ldmatrix fragments (warp_tile.cuh) in the K loop (mainloop.cuh: one stage for
 // ASYNC_COPY, a software pipeline of `stages` for PIPELINED) and stores it through the epilogue
-// (epilogue.cuh); when K is split, the blocks of a tile publish their partials
-// (kernels/common/split_k.cuh), and the last one stores their sum through the same epilogue.
+// (epilogue.cuh); when K is split, the blocks of a tile publish their partials and the last one adds
+// them into its accumulators (kernels/common/split_k.cuh) and stores the sum through the same
+// epilogue.
 // Blocks visit tiles in grouped order (raster.h) and loop over the batch along blockIdx.z.
 //
 // This header is a translation unit's whole content but for its kernel lines: the build writes one
@@ -32,6 +33,19 @@
 
 namespace asyncgemm::sm80 {
 namespace {
+
+// float4s of each split range's partial the split-K reduction loads at once (one round trip to L2
+// per range and batch): as many of the thread's accumulator vectors as the registers beside them
+// hold, 48 kept for addresses and counters.  Four for every configuration made a split 128 x 64 tile
+// at 256 x 1024 x 8192 1.6x slower than staging the sum row by row (H200).
+ASYNCGEMM_HOST_DEVICE constexpr int split_load_batch(const TileConfig &c) {
+    const int per_thread = 65536 / (threads(c) * c.min_blocks_per_sm);
+    const int registers = per_thread < 255 ? per_thread : 255;
+    const int vectors = mma_tiles_m(c) * mma_tiles_n(c);
+    int batch = vectors;
+    while (batch > 1 && 4 * (vectors + batch) + 48 > registers) batch /= 2;
+    return batch;
+}
 
 // The block's K loop over `slices` slices from k0 for operands of the given majors: the copies and
 // fragment addresses are built for them, so every copy and ldmatrix is of one kind.
@@ -101,26 +115,19 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         __syncthreads();
         if (p.splits > 1) {
             // Split-K, never with batches: every block publishes its partial, and the last of the
-            // tile to finish stores the sum of all of them, read back as its rows are staged (the
-            // accumulators are dead by then: holding the sum in them beside the loads in flight cost
-            // the 64 x 64 warp tiles their registers).
+            // tile to finish adds all of them into its accumulators and stores the sum.
             constexpr int kVectors = mma_tiles_m(kC) * mma_tiles_n(kC);
             const int tile_index = static_cast<int>(blockIdx.x);
             float4 *const area = static_cast<float4 *>(p.partials) +
                                  static_cast<int64_t>(tile_index) * p.splits * kVectors * threads(kC);
-            if (!publish_split_partial<threads(kC), kVectors>(tile.values(), area,
-                                                             static_cast<int32_t *>(p.tile_counters) + tile_index,
-                                                             split, p.splits, thread, BlockGroup{}))
+            if (!reduce_split_k<threads(kC), kVectors, split_load_batch(kC)>(
+                    tile.values(), area, static_cast<int32_t *>(p.tile_counters) + tile_index, split, p.splits,
+                    thread, BlockGroup{}))
                 return;
-            store_tile_from_fp32<Config>(tile.warp_m0, tile.warp_n0, SplitSumValues<Config>{area + thread, p.splits}, p,
-                                         batch, m0, n0, alpha, smem, thread);
-            return;
         }
-        const AccumulatorValues<T, Config> values{tile};
-        const auto store = [&](auto out) {
-            store_tile<decltype(out), Config>(tile.warp_m0, tile.warp_n0, values, p, batch, m0, n0, alpha, smem, thread);
-        };
-        with_output_type(p.type_cd, store);
+        with_output_type(p.type_cd, [&](auto out) {
+            store_tile<decltype(out)>(tile, p, batch, m0, n0, alpha, smem, thread);
+        });
 
         // The next batch's prologue refills the stages: every thread must be done with them (no copy
         // is in flight: the wait above was the last).
