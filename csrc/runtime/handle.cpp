@@ -33,8 +33,10 @@ constexpr int64_t kSharedMemoryWithoutOptIn = 48 * 1024;
 // that does not fit takes its whole family out.
 constexpr int64_t kSharedMemoryEverywhere = 99 * 1024;
 
-// Why a family or a kernel cannot run on the handle's device.
-enum class Unavailable : uint8_t { No, NoCode, SharedMemory };
+// Why a family or a kernel cannot run on the handle's device: NoCode, its fatbins hold no code for
+// the device's architecture; NotBuilt, the build left the family out (ASYNCGEMM_ARCHS lacks its
+// architecture); SharedMemory, a kernel needs more shared memory per block than the device has.
+enum class Unavailable : uint8_t { No, NoCode, NotBuilt, SharedMemory };
 
 struct LoadedKernel {
     KernelSpec spec{};
@@ -111,6 +113,7 @@ std::string unavailable_message(Family family, Unavailable why, const DeviceInfo
     std::string message = std::string(family_name(family)) + " kernels cannot run on " + device.name +
                           " (sm_" + std::to_string(device.cc_major) + std::to_string(device.cc_minor) + "): ";
     if (why == Unavailable::NoCode) return message + "the library has no code for this architecture";
+    if (why == Unavailable::NotBuilt) return message + "this build of the library left them out (ASYNCGEMM_ARCHS)";
     return message + "they need more shared memory per block than its " +
            std::to_string(device.max_smem_per_block_optin) + " bytes";
 }
@@ -193,19 +196,25 @@ DeviceInfo Handle::Impl::query_device() const {
 
 void Handle::Impl::load_kernels(const KernelTable &table, const DeviceInfo &device) {
     // Units whose fatbin has no code for this architecture (sm_100a kernels on an H100) are out
-    // without asking the driver for their kernels.
+    // without asking the driver for their kernels, and so is a family the build left out (its
+    // architecture not in ASYNCGEMM_ARCHS: no unit of it is embedded).
     std::vector<bool> unit_runs(kEmbeddedUnitCount);
-    for (size_t u = 0; u < kEmbeddedUnitCount; ++u)
+    std::array<bool, kFamilies> built{};
+    for (size_t u = 0; u < kEmbeddedUnitCount; ++u) {
         unit_runs[u] = may_run_on(fatbin_entries(kEmbeddedUnits[u].image()), device.cc_major, device.cc_minor);
+        built[family_index(kEmbeddedUnits[u].family)] = true;
+    }
+    for (size_t f = 0; f < kFamilies; ++f)
+        if (!built[f]) unavailable[f] = Unavailable::NotBuilt;
     kernels.resize(table.count);
     for (size_t i = 0; i < table.count; ++i) {
         LoadedKernel &kernel = kernels[i];
         kernel.spec = table.kernels[i];
-        const size_t unit = embedded_unit_index(kernel.spec.unit);
         Unavailable &family = unavailable[family_index(kernel.spec.family)];
         // One kernel the device cannot run takes its whole family out (the rest need no loading),
         // unless it is an optional one that only lacks shared memory.
         if (family != Unavailable::No) continue;
+        const size_t unit = embedded_unit_index(kernel.spec.unit);
         const CUlibrary library = unit_runs[unit] ? unit_library(unit) : nullptr;
         kernel.unavailable = library != nullptr ? load_kernel(api, library, device.max_smem_per_block_optin, kernel)
                                                 : Unavailable::NoCode;

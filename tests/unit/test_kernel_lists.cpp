@@ -60,14 +60,19 @@ std::set<std::string> function_symbols(const std::filesystem::path &file) {
 
 }  // namespace
 
-TEST_CASE("every kernel of the table is in each cubin of its unit, and every unit it names is embedded") {
+TEST_CASE("every kernel of the table is in each cubin of its unit, and every unit of a built family is embedded") {
     const KernelTable &table = plan::kernel_table();
     REQUIRE(table.count > 0);
+    // A family is built when any unit of it is embedded (the architecture-specific ones where the
+    // build's architectures have theirs: test_fatbin_contents.cpp); then every unit of it must be.
+    std::set<Family> built;
+    for (size_t u = 0; u < kEmbeddedUnitCount; ++u) built.insert(kEmbeddedUnits[u].family);
     std::set<std::string> names;
     for (size_t i = 0; i < table.count; ++i) {
         const KernelSpec &k = table.kernels[i];
         CAPTURE(k.name);
         CHECK(names.insert(k.name).second);  // names are unique
+        if (built.count(k.family) == 0) continue;
         const EmbeddedUnit &unit = kEmbeddedUnits[embedded_unit_index(k.unit)];
         CHECK(unit.family == k.family);
         const std::filesystem::path dir = std::filesystem::path(ASYNCGEMM_TEST_KERNEL_DIR) / family_name(k.family);

@@ -125,9 +125,7 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
                     thread, BlockGroup{}))
                 return;
         }
-        with_output_type(p.type_cd, [&](auto out) {
-            store_tile<decltype(out)>(tile, p, batch, m0, n0, alpha, smem, thread);
-        });
+        store_tile(tile, p, batch, m0, n0, alpha, smem, thread);
 
         // The next batch's prologue refills the stages: every thread must be done with them (no copy
         // is in flight: the wait above was the last).
