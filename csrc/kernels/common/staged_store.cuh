@@ -131,6 +131,11 @@ __device__ __forceinline__ void store_staged_fused(const TileOutput<TOut> &out, 
     store_staged<TOut, Threads, TileN, Stride>(fused, stage, first_row, rows, 1.f, 0.f, thread);
 }
 
+// The staged element type of a tile of TOut: D itself where it is 16-bit and beta == 0 (nothing is
+// added after rounding), else the fp32 accumulators.
+template <typename TOut>
+inline constexpr bool kStagesRounded = sizeof(TOut) == 2;
+
 // Copies staged 16-bit D rows [first_row, first_row + rows) (Stride elements a row, 16-byte aligned
 // rows) to D, for beta == 0 (out.c is null).
 template <typename TOut, int Threads, int TileN, int Stride>

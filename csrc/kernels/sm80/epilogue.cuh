@@ -121,37 +121,30 @@ __device__ __forceinline__ void store_staged_rows(const TileOutput<TOut> &out, f
 }
 
 // The block's tile of D at (m0, n0) of batch `batch` from each warp's accumulators (`tile`), through
-// `smem` (the stages, which no warp reads and no copy fills any more): 16-bit D without C staged
-// rounded and copied out, anything else staged as fp32, once whatever D's type, and stored by a
-// rolled loop per type (kernels/common/staged_store.cuh).  Every thread of the block calls it.  Only
-// the mma rows that reach into D are staged: a tile of a short m (a few tokens, a bottom edge) takes
-// one pass of a few rows.
-template <int Config, typename T>
+// `smem` (the stages, which no warp reads and no copy fills
+// any more): 16-bit D without C staged rounded and copied out, anything else staged as fp32
+// (kernels/common/staged_store.cuh).  Every thread of the block calls it.  Only the mma rows that
+// reach into D are staged: a tile of a short m (a few tokens, a bottom edge) takes one pass of a
+// few rows.
+template <typename TOut, int Config, typename T>
 __device__ __forceinline__ void store_tile(const WarpTile<T, Config> &tile, const GemmParams &p, int64_t batch,
                                            int64_t m0, int64_t n0, float alpha, char *smem, int thread) {
     constexpr TileConfig kC = kTileConfigs[Config];
+    const TileOutput<TOut> out(p, batch, m0, n0);
     const int tile_rows = rows_to_store<Config>(p, m0);
-    // Staged rounded only where nothing is added after alpha * acc: no C, no fused epilogue.
-    const auto stage_rounded = [&](auto d_type) {
-        using TOut = decltype(d_type);
-        const TileOutput<TOut> out(p, batch, m0, n0);
-        stage_in_passes<TOut>(tile, tile_rows, reinterpret_cast<TOut *>(smem), alpha, thread,
-                              [&](const TOut *stage, int first_row, int rows) {
-            copy_staged<TOut, threads(kC), kC.tile_n, stage_stride<TOut>(kC)>(out, stage, first_row, rows, thread);
-        });
-    };
-    if (p.beta == 0.f && p.bias == nullptr && p.activation == 0 && p.type_cd != kF32) {
-        if (p.type_cd == kF16) stage_rounded(__half{});
-        else stage_rounded(__nv_bfloat16{});
-        return;
+    if constexpr (kStagesRounded<TOut>) {
+        // Staged rounded only where nothing is added after alpha * acc: no C, no fused epilogue.
+        if (p.beta == 0.f && p.bias == nullptr && p.activation == 0) {
+            stage_in_passes<TOut>(tile, tile_rows, reinterpret_cast<TOut *>(smem), alpha, thread,
+                                  [&](const TOut *stage, int first_row, int rows) {
+                copy_staged<TOut, threads(kC), kC.tile_n, stage_stride<TOut>(kC)>(out, stage, first_row, rows, thread);
+            });
+            return;
+        }
     }
     stage_in_passes<float>(tile, tile_rows, reinterpret_cast<float *>(smem), alpha, thread,
                            [&](float *stage, int first_row, int rows) {
-        with_output_type(p.type_cd, [&](auto d_type) {
-            using TOut = decltype(d_type);
-            store_staged_rows<TOut, Config>(TileOutput<TOut>(p, batch, m0, n0), stage, first_row, rows, alpha, p.beta,
-                                            thread);
-        });
+        store_staged_rows<TOut, Config>(out, stage, first_row, rows, alpha, p.beta, thread);
     });
 }
 

@@ -125,7 +125,9 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
                     thread, BlockGroup{}))
                 return;
         }
-        store_tile(tile, p, batch, m0, n0, alpha, smem, thread);
+        with_output_type(p.type_cd, [&](auto out) {
+            store_tile<decltype(out)>(tile, p, batch, m0, n0, alpha, smem, thread);
+        });
 
         // The next batch's prologue refills the stages: every thread must be done with them (no copy
         // is in flight: the wait above was the last).

@@ -43,8 +43,7 @@ struct TileConfig {
 //  1: 128 x 64,  8 warps of 32 x 32, 4 stages  - PIPELINED, problems with fewer big tiles than SMs
 //  2: 128 x 128, 8 warps of 64 x 32, 1 stage   - ASYNC_COPY, the unpipelined baseline; two blocks
 //     per SM (128 registers), so one block's copies land while the other multiplies: 1.5x faster at
-//     4096^3 than one block of up to 192 registers, on par where K is split (H100).  ptxas spills
-//     16 bytes in its sm_80 MN-major x MN-major kernel alone.
+//     4096^3 than one block of up to 192 registers, on par where K is split (H100).
 //  3: 128 x 256, 8 warps of 64 x 64, 3 stages  - PIPELINED, a wave of tiles or more (144 KB)
 //  4: 64 x 128,  4 warps of 64 x 32, 2 stages  - short m (m <= 64): half the wasted rows of 128
 //  5: 128 x 128, 8 warps of 64 x 32, 5 stages  - 0 with a deeper pipeline (160 KB)
