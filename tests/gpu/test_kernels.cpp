@@ -65,7 +65,8 @@ std::vector<Forced> gemm_kernels() {
     for (int i = 0; i < ag::simt::kKernelCount; ++i) {
         const auto &k = ag::simt::kKernels[i];
         for (const auto &[a, b] : majors_run(k.majors))
-            kernels.push_back({k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, a, b, true, simt + i});
+            kernels.push_back(
+                {k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, a, b, true, simt + i});
     }
     const size_t sm80 = ag::plan::family_base(ag::Family::Sm80);
     for (int i = 0; i < ag::sm80::kKernelCount; ++i) {

@@ -111,7 +111,8 @@ TEST_CASE("sm80: kernel table") {
     for (int i = 0; i < sm80::kKernelCount; ++i) {
         const sm80::KernelInfo &k = sm80::kKernels[i];
         CHECK(k.majors != asyncgemm::Majors::Any);
-        CHECK(sm80::kernel_index(k.type_ab, k.config, asyncgemm::a_k_major(k.majors), asyncgemm::b_k_major(k.majors)) == i);
+        const bool a = asyncgemm::a_k_major(k.majors), b = asyncgemm::b_k_major(k.majors);
+        CHECK(sm80::kernel_index(k.type_ab, k.config, a, b) == i);
     }
     // f16 and bf16: every configuration in all four major combinations.
     for (int type : {asyncgemm::kF16, asyncgemm::kBF16}) {

@@ -61,8 +61,8 @@ __device__ __forceinline__ void with_majors(OperandMajors majors, const Body &bo
 template <typename T, int Config, typename Beside>
 __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                               const SharedStorage<Config> &smem, int k_blocks, WarpgroupTile wg,
-                                              OperandMajors majors, bool leader, RingPosition<kTileConfigs[Config].stages> &slot,
-                                              const Beside &beside) {
+                                              OperandMajors majors, bool leader,
+                                              RingPosition<kTileConfigs[Config].stages> &slot, const Beside &beside) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
     // The ring's barriers (8 bytes each) as shared-window addresses.
     const uint32_t full0 = smem_addr(smem.full);
