@@ -1,6 +1,7 @@
 // What the planner knows of a kernel of a tensor-core family with tile configurations (sm80, sm90),
-// one per input type, configuration and pair of operand majors or for any majors: its entry in the table that
-// the family's kernel list becomes (csrc/plan/<family>_kernels.h), and how one is found.
+// one per input type, configuration and the operand majors it reads (one pair, or any): its entry in
+// the table that the family's kernel list becomes (csrc/plan/<family>_kernels.h), and how one is
+// found.
 #pragma once
 
 #include <stddef.h>

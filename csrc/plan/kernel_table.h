@@ -1,4 +1,4 @@
-// The table of every precompiled kernel, as the runtime loads it: each family's kernels (its list,
+// The table of every kernel of the families' lists, as the runtime loads it: each family's kernels (its list,
 // csrc/kernels/<family>/<family>_kernels.def, read by csrc/plan/<family>_kernels.h) as a contiguous
 // block, the blocks in Family order.
 #pragma once

@@ -1,5 +1,6 @@
 // The Hopper family's kernel table: csrc/kernels/sm90/sm90_kernels.def read as C++, so it lists
-// exactly the kernels the build compiled, under the names their entry points carry.
+// every kernel of the list, under the names their entry points carry (a build without its
+// architecture leaves the family out: its kernels are then NotBuilt, runtime/handle.cpp).
 #pragma once
 
 #include <stdint.h>

@@ -196,16 +196,20 @@ DeviceInfo Handle::Impl::query_device() const {
 
 void Handle::Impl::load_kernels(const KernelTable &table, const DeviceInfo &device) {
     // Units whose fatbin has no code for this architecture (sm_100a kernels on an H100) are out
-    // without asking the driver for their kernels, and so is a family the build left out (its
-    // architecture not in ASYNCGEMM_ARCHS: no unit of it is embedded).
+    // without asking the driver for their kernels, and so is an architecture-specific family the
+    // build left out (its architecture not in ASYNCGEMM_ARCHS: no unit of it is embedded), NotBuilt
+    // on a GPU of its architecture and NoCode on any other.  A portable family is always built: a
+    // unit of it missing fails below (embedded_unit_index).
     std::vector<bool> unit_runs(kEmbeddedUnitCount);
     std::array<bool, kFamilies> built{};
     for (size_t u = 0; u < kEmbeddedUnitCount; ++u) {
         unit_runs[u] = may_run_on(fatbin_entries(kEmbeddedUnits[u].image()), device.cc_major, device.cc_minor);
         built[family_index(kEmbeddedUnits[u].family)] = true;
     }
-    for (size_t f = 0; f < kFamilies; ++f)
-        if (!built[f]) unavailable[f] = Unavailable::NotBuilt;
+    for (const auto &[family, cc_major] : {std::pair{Family::Sm90, 9}, std::pair{Family::Sm100, 10}}) {
+        if (built[family_index(family)]) continue;
+        unavailable[family_index(family)] = device.cc_major == cc_major ? Unavailable::NotBuilt : Unavailable::NoCode;
+    }
     kernels.resize(table.count);
     for (size_t i = 0; i < table.count; ++i) {
         LoadedKernel &kernel = kernels[i];

@@ -307,6 +307,8 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
                 split.activation = ASYNCGEMM_ACT_SILU;
             }
             check_forced(k, split, 3, rng, stream.get());
+            // Two ranges: the last to finish adds the other's partial to its own.
+            check_forced(k, split, 2, rng, stream.get());
         }
         ++ran;
     }

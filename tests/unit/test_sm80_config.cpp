@@ -322,3 +322,17 @@ TEST_CASE("split-K ranges: none empty, covering K exactly") {
             CHECK(r.blocks_per_range * r.count >= blocks);       // every block in a range
         }
 }
+
+TEST_CASE("sm80: the split-K reduction's load batch divides the accumulator vectors and fits the registers") {
+    // In the order of kTileConfigs: 64 x 64 warp tiles (128 accumulators) take 16 of their 32
+    // vectors, the two-blocks-per-SM 128 x 128 one-stage tiles (128 registers) 4 of 16.
+    constexpr int kExpected[] = {16, 8, 4, 16, 16, 16, 16};
+    static_assert(sizeof(kExpected) / sizeof(kExpected[0]) == sm80::kTileConfigCount, "a batch per configuration");
+    for (int config = 0; config < sm80::kTileConfigCount; ++config) {
+        const sm80::TileConfig &c = sm80::kTileConfigs[config];
+        const int vectors = sm80::mma_tiles_m(c) * sm80::mma_tiles_n(c);
+        CAPTURE(config);
+        CHECK(sm80::split_load_batch(c) == kExpected[config]);
+        CHECK(vectors % sm80::split_load_batch(c) == 0);
+    }
+}

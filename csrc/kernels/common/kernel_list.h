@@ -3,9 +3,8 @@
 // A list line is a macro call whose arguments are tokens: an input type (f16, bf16, tf32, f32), a
 // configuration's shape as its kernels are named (128x256x64_s3, a pp-number), the configuration's
 // name in the family's traits, and the operand majors it reads (a Majors word, or k, m, n for one
-// operand).  The kernels paste them into their
-// extern "C" names, the planner into the same names as strings and into its table: one list, read
-// twice, cannot disagree with itself.  Plain C++ (host and device).
+// operand).  The kernels paste them into their extern "C" names, the planner into the same names as
+// strings and into its table: one list, read twice, cannot disagree with itself.  Plain C++ (host and device).
 #pragma once
 
 #include <stddef.h>
@@ -35,7 +34,8 @@ namespace asyncgemm {
 // letter first; k K-major, m or n MN-major), any every pair, read from the launch's parameters.
 enum class Majors : unsigned char { KK, KN, MK, MN, Any };
 
-// A's and B's majors of a kernel that reads one pair.
+// A's and B's majors of a kernel that reads one pair (not Any: the kernel macros of the families
+// that take one pair assert it).
 ASYNCGEMM_HOST_DEVICE constexpr bool a_k_major(Majors m) { return m == Majors::KK || m == Majors::KN; }
 ASYNCGEMM_HOST_DEVICE constexpr bool b_k_major(Majors m) { return m == Majors::KK || m == Majors::MK; }
 

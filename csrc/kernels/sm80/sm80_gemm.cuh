@@ -34,19 +34,6 @@
 namespace asyncgemm::sm80 {
 namespace {
 
-// float4s of each split range's partial the split-K reduction loads at once (one round trip to L2
-// per range and batch): as many of the thread's accumulator vectors as the registers beside them
-// hold, 48 kept for addresses and counters.  Four for every configuration made a split 128 x 64 tile
-// at 256 x 1024 x 8192 1.6x slower than staging the sum row by row (H200).
-ASYNCGEMM_HOST_DEVICE constexpr int split_load_batch(const TileConfig &c) {
-    const int per_thread = 65536 / (threads(c) * c.min_blocks_per_sm);
-    const int registers = per_thread < 255 ? per_thread : 255;
-    const int vectors = mma_tiles_m(c) * mma_tiles_n(c);
-    int batch = vectors;
-    while (batch > 1 && 4 * (vectors + batch) + 48 > registers) batch /= 2;
-    return batch;
-}
-
 // The block's K loop over `slices` slices from k0 for operands of the given majors: the copies and
 // fragment addresses are built for them, so every copy and ldmatrix is of one kind.
 template <typename T, int Config, bool AKMajor, bool BKMajor>

@@ -87,6 +87,20 @@ ASYNCGEMM_HOST_DEVICE constexpr int warp_tile_n(const TileConfig &c) { return c.
 ASYNCGEMM_HOST_DEVICE constexpr int mma_tiles_m(const TileConfig &c) { return warp_tile_m(c) / kMmaM; }
 ASYNCGEMM_HOST_DEVICE constexpr int mma_tiles_n(const TileConfig &c) { return warp_tile_n(c) / kMmaN; }
 
+// float4s of each split range's partial the split-K reduction (kernels/common/split_k.cuh) loads at
+// once, one round trip to L2 per range and batch: as many of the thread's accumulator vectors as the
+// registers beside them hold, 48 kept for addresses, counters and loop state (what ptxas needed
+// unspilled for every configuration and architecture).  Four for every configuration made a split
+// 128 x 64 tile at 256 x 1024 x 8192 1.6x slower than the sum staged row by row before it (H200).
+ASYNCGEMM_HOST_DEVICE constexpr int split_load_batch(const TileConfig &c) {
+    const int per_thread = 65536 / (threads(c) * c.min_blocks_per_sm);
+    const int registers = per_thread < 255 ? per_thread : 255;
+    const int vectors = mma_tiles_m(c) * mma_tiles_n(c);
+    int batch = vectors;
+    while (batch > 1 && 4 * (vectors + batch) + 48 > registers) batch /= 2;
+    return batch;
+}
+
 // ---- shared-memory layout --------------------------------------------------------------------
 //
 // Each operand tile (tile_x x tile_k, x = m for A, n for B) is stored as it lies in global memory, so
