@@ -61,8 +61,8 @@ inline Launch prepare_launch(GemmParams &p, int splits) {
     if (tiles_m > kMaxGridX / tiles_n || slices >= kMaxSlices) return none;
     p.vec_a = vector_width(p.type_ab, a_k_major(kernel.majors), reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a);
     p.vec_b = vector_width(p.type_ab, b_k_major(kernel.majors), reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b);
-    return plan::tiled_launch(p, index, tiles_m, tiles_n, slices, splits, kRasterGroup, static_cast<uint32_t>(config.threads),
-                              kernel.dynamic_smem);
+    return plan::tiled_launch(p, index, tiles_m, tiles_n, slices, splits, kRasterGroup,
+                              static_cast<uint32_t>(config.threads), kernel.dynamic_smem);
 }
 
 }  // namespace asyncgemm::simt

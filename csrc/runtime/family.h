@@ -16,4 +16,8 @@ enum class Family : int {
 
 const char *family_name(Family family);
 
+// The architecture an architecture-specific family is built for and runs on alone (90: sm_90a, 100:
+// sm_100a), where ASYNCGEMM_ARCHS lists it (CMakeLists.txt); 0 for a portable family, built always.
+int family_architecture(Family family);
+
 }  // namespace asyncgemm

@@ -33,4 +33,12 @@ const char *family_name(Family family) {
     return "unknown";
 }
 
+int family_architecture(Family family) {
+    switch (family) {
+    case Family::Sm90: return 90;
+    case Family::Sm100: return 100;
+    default: return 0;
+    }
+}
+
 }  // namespace asyncgemm

@@ -206,9 +206,10 @@ void Handle::Impl::load_kernels(const KernelTable &table, const DeviceInfo &devi
         unit_runs[u] = may_run_on(fatbin_entries(kEmbeddedUnits[u].image()), device.cc_major, device.cc_minor);
         built[family_index(kEmbeddedUnits[u].family)] = true;
     }
-    for (const auto &[family, cc_major] : {std::pair{Family::Sm90, 9}, std::pair{Family::Sm100, 10}}) {
-        if (built[family_index(family)]) continue;
-        unavailable[family_index(family)] = device.cc_major == cc_major ? Unavailable::NotBuilt : Unavailable::NoCode;
+    for (size_t f = 0; f < kFamilies; ++f) {
+        const int architecture = family_architecture(static_cast<Family>(f));
+        if (built[f] || architecture == 0) continue;
+        unavailable[f] = device.cc_major * 10 == architecture ? Unavailable::NotBuilt : Unavailable::NoCode;
     }
     kernels.resize(table.count);
     for (size_t i = 0; i < table.count; ++i) {
