@@ -20,4 +20,10 @@ const char *family_name(Family family);
 // sm_100a), where ASYNCGEMM_ARCHS lists it (CMakeLists.txt); 0 for a portable family, built always.
 int family_architecture(Family family);
 
+// True for a family whose kernels wait for the kernel before them in the stream (griddepcontrol.wait,
+// kernels/common/grid_dependency.cuh) before they touch global memory, and so are launched with
+// programmatic stream serialization: their set-up overlaps the end of the kernel before.  Only
+// families built for sm_90a or later alone can: a portable kernel may run as sm_80 code.
+bool family_overlaps_prior_grids(Family family);
+
 }  // namespace asyncgemm

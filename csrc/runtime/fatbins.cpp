@@ -41,4 +41,6 @@ int family_architecture(Family family) {
     }
 }
 
+bool family_overlaps_prior_grids(Family family) { return family == Family::Sm90; }
+
 }  // namespace asyncgemm

@@ -349,6 +349,13 @@ void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem,
     config.blockDimZ = block.z;
     config.sharedMemBytes = dynamic_smem;
     config.hStream = cu_stream;
+    CUlaunchAttribute overlap{};
+    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    overlap.value.programmaticStreamSerializationAllowed = 1;
+    if (family_overlaps_prior_grids(loaded.spec.family)) {
+        config.attrs = &overlap;
+        config.numAttrs = 1;
+    }
     void *args[] = {const_cast<void *>(params)};
     check(api.cuLaunchKernelEx(&config, loaded.function, args, nullptr), "cuLaunchKernelEx");
     record_launch(loaded.spec.name);

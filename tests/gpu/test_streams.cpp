@@ -1,7 +1,7 @@
 // Streams, threads, graphs and contexts: one handle used by two threads on their own streams at once;
 // a GEMM and a copy captured into a CUDA graph and replayed on new inputs; a workspace of the
 // caller's, with which a captured call splits as an eager one; and a stream of another context, which
-// the handle must refuse.
+// the handle must refuse; and GEMMs queued back to back, each reading what the one before wrote.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 
 #include "copy_problem.h"
 #include "device_buffer.h"
+#include "elements.h"
 #include "gemm_problem.h"
 #include "matrix_layout.h"
 #include "test_env.h"
@@ -291,6 +292,57 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
     CHECK_FALSE(refused);
     CHECK(asyncgemm_set_workspace(handle, nullptr, 0) == ASYNCGEMM_STATUS_SUCCESS);
     cuda_check(cudaStreamSynchronize(stream.get()), "the workspace's last user");
+}
+
+TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before wrote, add up exactly") {
+    // The Hopper family starts each launch while the kernel before it may still run, and waits for it
+    // before touching memory: a read of D too early, or a split's tile counters reused too early, would
+    // lose a term.  Integer inputs make every sum exact, so D after `calls` calls is calls * A·B.
+    Rng rng = rng_for("back to back");
+    Stream stream;
+    asyncgemm_handle_t handle = test_env().handle;
+    const std::vector<asyncgemm_algo_t> algos = available_gemm_algos(handle);
+    struct Shape {
+        int64_t m, n, k;
+    };
+    // One tile and a long K (split wherever the family splits), and a grid of many tiles.
+    for (const Shape shape : {Shape{128, 128, 8192}, Shape{1024, 1024, 1024}}) {
+        CAPTURE(shape.m);
+        CAPTURE(shape.k);
+        HostArray a(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.m * shape.k));
+        HostArray b(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.k * shape.n));
+        for (size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<float>(uniform(rng, -2, 2)));
+        for (size_t i = 0; i < b.count(); ++i) b.set(i, static_cast<float>(uniform(rng, -2, 2)));
+        DeviceBuffer a_dev(a.bytes()), b_dev(b.bytes()), d_dev(static_cast<size_t>(shape.m * shape.n) * 4);
+        a_dev.upload(a.data(), stream.get());
+        b_dev.upload(b.data(), stream.get());
+        cuda_check(cudaMemsetAsync(d_dev.get(), 0, d_dev.bytes(), stream.get()), "zeroing D");
+        // Row-major D = A·B + D, the algorithms taking turns (AUTO first: on Hopper the family that
+        // overlaps follows itself and every other).
+        constexpr int kCalls = 12;
+        int ran = 0;
+        for (int call = 0; call < kCalls; ++call) {
+            const asyncgemm_algo_t algo = algos[static_cast<size_t>(call) % algos.size()];
+            const asyncgemm_status_t status = asyncgemm_gemm(
+                handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, shape.m, shape.n, shape.k, 1.0f,
+                a_dev.get(), ASYNCGEMM_R_16BF, shape.k, b_dev.get(), ASYNCGEMM_R_16BF, shape.n, 1.0f, d_dev.get(),
+                ASYNCGEMM_R_32F, shape.n, d_dev.get(), ASYNCGEMM_R_32F, shape.n, algo, stream.get());
+            if (status == ASYNCGEMM_STATUS_NOT_SUPPORTED) continue;  // e.g. SM100 without its self-check
+            REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, algo_name(algo) << ": " << asyncgemm_last_error());
+            ++ran;
+        }
+        HostArray d(ASYNCGEMM_R_32F, static_cast<size_t>(shape.m * shape.n));
+        d_dev.download(d.data(), stream.get());
+        int64_t wrong = 0;
+        for (int64_t i = 0; i < shape.m; ++i)
+            for (int64_t j = 0; j < shape.n; j += 7) {
+                double sum = 0.0;
+                for (int64_t p = 0; p < shape.k; ++p)
+                    sum += a.value(static_cast<size_t>(i * shape.k + p)) * b.value(static_cast<size_t>(p * shape.n + j));
+                if (d.value(static_cast<size_t>(i * shape.n + j)) != ran * sum) ++wrong;
+            }
+        CHECK(wrong == 0);
+    }
 }
 
 TEST_CASE("a stream of another context is refused and leaves D untouched") {

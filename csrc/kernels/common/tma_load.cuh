@@ -19,6 +19,13 @@ __device__ __forceinline__ void tma_load_box(void *dst, const CUtensorMap *map, 
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_shared, cuda::ptx::space_global, dst, map, coords, landed);
 }
 
+// prefetch.tensormap: fetches the map (a __grid_constant__ parameter) into the descriptor cache, so
+// the first TMA copy through it does not wait for it.  Before a grid-dependency wait, it overlaps the
+// kernel before.
+__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap *map) {
+    asm volatile("prefetch.tensormap [%0];" : : "l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+
 // One stage of an operand tile of Rows rows (M or N) from row0 and one 128-byte row of K from k0, of
 // batch `batch`.  K-major, the map's boxes are {K per row, Rows}: one load.  MN-major (16-bit and
 // f32 alike store a 128-byte row of M or N per K), boxes of one such row by the K of a stage, laid

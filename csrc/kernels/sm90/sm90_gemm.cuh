@@ -14,6 +14,10 @@
 // has buffers, its last chunks are stored during the next tile's first K blocks, so the MMAs do not
 // wait for them either.
 //
+// A launch may begin while the kernel before it in the stream still runs (programmatic dependent
+// launch): the block sets up its barriers and prefetches its tensor maps, then waits for that kernel
+// to complete before it touches global memory (kernels/common/grid_dependency.cuh).
+//
 // This header is a translation unit's whole content but for its kernel line: the build writes one
 // unit per line of sm90_kernels.def, which ASYNCGEMM_SM90_KERNEL below turns into an extern "C" entry
 // point for one input type and configuration; a 16-bit one serves every pair of operand majors.
@@ -25,10 +29,12 @@
 #include <type_traits>
 
 #include "kernels/common/element_type.cuh"
+#include "kernels/common/grid_dependency.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/persistent_scheduler.cuh"
 #include "kernels/common/split_k.cuh"
+#include "kernels/common/tma_load.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/sm90/epilogue.cuh"
 #include "kernels/sm90/mainloop.cuh"
@@ -177,8 +183,18 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
         init_barriers(empty, kActive);
         init_barriers(c_loaded, 1);
         publish_barrier_init();
+        if (p.k_blocks > 0) {
+            prefetch_tensor_map(&p.a_map);
+            prefetch_tensor_map(&p.b_map);
+        }
+        if (p.beta != 0.f) prefetch_tensor_map(&p.c_map);
+        prefetch_tensor_map(&p.d_map);
     }
     __syncthreads();
+    // The set-up above reads no global memory and writes none; what follows does, once the kernel
+    // before this one in the stream has completed (it may still be running: grid_dependency.cuh).
+    wait_for_prior_grids();
+    allow_dependent_grids();
 
     // Each role ends in its own branch: code after a join would run under both register budgets.  A
     // consumer warpgroup the configuration does not use takes the producer's branch and budget.
