@@ -14,7 +14,7 @@
 // has buffers, its last chunks are stored during the next tile's first K blocks, so the MMAs do not
 // wait for them either.
 //
-// A launch may begin while the kernel before it in the stream still runs (programmatic dependent
+// A launch may begin while the kernel before it in the stream finishes (programmatic dependent
 // launch): the block sets up its barriers and prefetches its tensor maps, then waits for that kernel
 // to complete before it touches global memory (kernels/common/grid_dependency.cuh).
 //
@@ -194,7 +194,6 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     // The set-up above reads no global memory and writes none; what follows does, once the kernel
     // before this one in the stream has completed (it may still be running: grid_dependency.cuh).
     wait_for_prior_grids();
-    allow_dependent_grids();
 
     // Each role ends in its own branch: code after a join would run under both register budgets.  A
     // consumer warpgroup the configuration does not use takes the producer's branch and budget.
