@@ -1,9 +1,9 @@
 // Programmatic dependent launch (sm_90 and later): a kernel launched with programmatic stream
 // serialization (runtime/handle.cpp, for the families family_overlaps_prior_grids names) may be
-// scheduled before the kernel ahead of it in the stream has completed, on the SMs that kernel's
-// finished blocks have left.  Its blocks do their set-up there (barriers, tensor-map prefetches) and
-// wait before their first access of global memory, so a GEMM queued behind another pays less of the
-// launch's ramp.
+// scheduled once every block of the kernel ahead of it in the stream has exited, before that grid
+// has completed (its memory flushed, the launch retired).  Its blocks do their set-up meanwhile
+// (barriers, tensor-map prefetches) and wait before their first access of global memory, so a GEMM
+// queued behind another pays less of the launch's ramp.
 //
 // The kernels never trigger their dependants early (griddepcontrol.launch_dependents): each block's
 // exit is its trigger.  Triggering at the start let the next kernel's blocks sit waiting on SMs a

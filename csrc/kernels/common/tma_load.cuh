@@ -1,5 +1,5 @@
 // TMA loads of the families that stage operands with the 128-byte swizzle (smem_descriptor.h): one
-// box, and an operand's stage of a tile.
+// box, and an operand's stage of a tile; and the prefetch of a tensor map, for loads and stores alike.
 #pragma once
 
 #include <cuda.h>
