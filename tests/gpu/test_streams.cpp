@@ -317,8 +317,8 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
         a_dev.upload(a.data(), stream.get());
         b_dev.upload(b.data(), stream.get());
         cuda_check(cudaMemsetAsync(d_dev.get(), 0, d_dev.bytes(), stream.get()), "zeroing D");
-        // Row-major D = A·B + D, the algorithms taking turns (AUTO first: on Hopper the family that
-        // overlaps follows itself and every other).
+        // Row-major D = A·B + D, the algorithms taking turns (on Hopper, AUTO's and SM90's launches
+        // overlap the kernel before them: each other's and PIPELINED's).
         constexpr int kCalls = 12;
         int ran = 0;
         for (int call = 0; call < kCalls; ++call) {
