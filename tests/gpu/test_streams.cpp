@@ -338,7 +338,8 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
             for (int64_t j = 0; j < shape.n; j += 7) {
                 double sum = 0.0;
                 for (int64_t p = 0; p < shape.k; ++p)
-                    sum += a.value(static_cast<size_t>(i * shape.k + p)) * b.value(static_cast<size_t>(p * shape.n + j));
+                    sum += a.value(static_cast<size_t>(i * shape.k + p)) *
+                           b.value(static_cast<size_t>(p * shape.n + j));
                 if (d.value(static_cast<size_t>(i * shape.n + j)) != ran * sum) ++wrong;
             }
         CHECK(wrong == 0);
