@@ -295,8 +295,8 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
 }
 
 TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before wrote, add up exactly") {
-    // The Hopper family starts each launch while the kernel before it may still run, and waits for it
-    // before touching memory: a read of D too early, or a split's tile counters reused too early, would
+    // The Hopper and skinny families start each launch while the kernel before it may still run, and
+    // wait for it before touching memory: a read of D too early, or a split's tile counters reused too early, would
     // lose a term.  Integer inputs make every sum exact, so D after `calls` calls is calls * A·B.
     Rng rng = rng_for("back to back");
     Stream stream;
@@ -305,8 +305,9 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
     struct Shape {
         int64_t m, n, k;
     };
-    // One tile and a long K (split wherever the family splits), and a grid of many tiles.
-    for (const Shape shape : {Shape{128, 128, 8192}, Shape{1024, 1024, 1024}}) {
+    // One tile and a long K (split wherever the family splits), a grid of many tiles, and a decode
+    // step's product, which AUTO gives the skinny family.
+    for (const Shape shape : {Shape{128, 128, 8192}, Shape{1024, 1024, 1024}, Shape{8, 4096, 4096}}) {
         CAPTURE(shape.m);
         CAPTURE(shape.k);
         HostArray a(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.m * shape.k));
