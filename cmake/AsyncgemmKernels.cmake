@@ -19,9 +19,9 @@
 # own virtual architecture only (its code runs on that major.minor alone).  A unit is compiled from
 # the lowest virtual architecture alone unless its key (its GROUP arguments joined by "_") is in
 # ARCH_BRANCHING (or ARCH_BRANCHING is ALL): code that branches on __CUDA_ARCH__ needs each virtual
-# architecture it branches for.  PTX also embeds the PTX of the lowest virtual architecture, for GPUs newer than every SASS
-# one.  Each call appends to
-# ASYNCGEMM_FATBIN_OBJECTS (the stubs to link) and ASYNCGEMM_FATBIN_UNITS ("<enum>:<unit>" pairs).
+# architecture it branches for.  PTX also embeds the PTX of the lowest virtual architecture, for
+# GPUs newer than every SASS one.  Each call appends to ASYNCGEMM_FATBIN_OBJECTS (the stubs to
+# link) and ASYNCGEMM_FATBIN_UNITS ("<enum>:<unit>" pairs).
 # asyncgemm_write_unit_table(<file>) then writes the C++ table of every embedded unit.
 
 option(ASYNCGEMM_PROFILE "Kernels with line information for profilers (nvcc -lineinfo)" OFF)

@@ -103,8 +103,9 @@ Unavailable load_kernel(const DriverApi &api, CUlibrary library, int smem_optin,
             "cuFuncSetAttribute", spec);
 
     // A kernel whose family waits for the grids before it may overlap them where its code has the
-    // wait: code compiled for sm_90 or later (a portable unit's sm_80 code, JIT-compiled for a newer
-    // GPU, has not).
+    // wait: code compiled for the virtual architecture compute_90 or later (a portable unit's
+    // compute_80 code, JIT-compiled for a newer GPU, has not), which an architecture-specific family's
+    // always is.
     int ptx_version = 0;
     check_kernel_call(api.cuFuncGetAttribute(&ptx_version, CU_FUNC_ATTRIBUTE_PTX_VERSION, kernel.function),
                       "cuFuncGetAttribute", spec);

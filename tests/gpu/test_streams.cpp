@@ -295,13 +295,19 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
 }
 
 TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before wrote, add up exactly") {
-    // The Hopper and skinny families start each launch while the kernel before it may still run, and
-    // wait for it before touching memory: a read of D too early, or a split's tile counters reused too early, would
-    // lose a term.  Integer inputs make every sum exact, so D after `calls` calls is calls * A·B.
+    // The Hopper and skinny families start each launch while the kernel before it may still finish,
+    // and wait for it before touching memory: a read of D too early, or a split's tile counters reused
+    // too early, would lose a term.  Integer inputs make every sum exact, so D after `ran` calls is
+    // ran * A·B.
     Rng rng = rng_for("back to back");
     Stream stream;
     asyncgemm_handle_t handle = test_env().handle;
-    const std::vector<asyncgemm_algo_t> algos = available_gemm_algos(handle);
+    // Each algorithm, and AUTO after it: AUTO's family (Hopper or skinny, where they overlap) follows
+    // every other family and itself.
+    std::vector<asyncgemm_algo_t> calls;
+    for (int round = 0; round < 2; ++round)
+        for (asyncgemm_algo_t algo : available_gemm_algos(handle))
+            calls.insert(calls.end(), {algo, ASYNCGEMM_ALGO_AUTO});
     struct Shape {
         int64_t m, n, k;
     };
@@ -318,12 +324,9 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
         a_dev.upload(a.data(), stream.get());
         b_dev.upload(b.data(), stream.get());
         cuda_check(cudaMemsetAsync(d_dev.get(), 0, d_dev.bytes(), stream.get()), "zeroing D");
-        // Row-major D = A·B + D, the algorithms taking turns (on Hopper, AUTO's and SM90's launches
-        // overlap the kernel before them: each other's and PIPELINED's).
-        constexpr int kCalls = 12;
+        // Row-major D = A·B + D.
         int ran = 0;
-        for (int call = 0; call < kCalls; ++call) {
-            const asyncgemm_algo_t algo = algos[static_cast<size_t>(call) % algos.size()];
+        for (const asyncgemm_algo_t algo : calls) {
             const asyncgemm_status_t status = asyncgemm_gemm(
                 handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, shape.m, shape.n, shape.k, 1.0f,
                 a_dev.get(), ASYNCGEMM_R_16BF, shape.k, b_dev.get(), ASYNCGEMM_R_16BF, shape.n, 1.0f, d_dev.get(),
@@ -335,14 +338,19 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
         HostArray d(ASYNCGEMM_R_32F, static_cast<size_t>(shape.m * shape.n));
         d_dev.download(d.data(), stream.get());
         int64_t wrong = 0;
+        std::string first_wrong;
         for (int64_t i = 0; i < shape.m; ++i)
             for (int64_t j = 0; j < shape.n; j += 7) {
                 double sum = 0.0;
                 for (int64_t p = 0; p < shape.k; ++p)
-                    sum += a.value(static_cast<size_t>(i * shape.k + p)) * b.value(static_cast<size_t>(p * shape.n + j));
-                if (d.value(static_cast<size_t>(i * shape.n + j)) != ran * sum) ++wrong;
+                    sum += a.value(static_cast<size_t>(i * shape.k + p)) *
+                           b.value(static_cast<size_t>(p * shape.n + j));
+                const double got = d.value(static_cast<size_t>(i * shape.n + j));
+                if (got != ran * sum && wrong++ == 0)
+                    first_wrong = "D[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(got) +
+                                  ", not " + std::to_string(ran) + " * " + std::to_string(sum);
             }
-        CHECK(wrong == 0);
+        CHECK_MESSAGE(wrong == 0, wrong << " elements wrong after " << ran << " calls; first " << first_wrong);
     }
 }
 

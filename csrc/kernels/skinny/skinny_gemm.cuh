@@ -27,10 +27,10 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/element_type.cuh"
-#include "kernels/common/grid_dependency.cuh"
 #include "kernels/common/epilogue_math.h"
 #include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/global_load.cuh"
+#include "kernels/common/grid_dependency.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/mma_sm80.cuh"
 #include "kernels/common/split_k.cuh"
