@@ -139,6 +139,39 @@ struct GraphExec {
     }
 };
 
+// Row-major bf16 A (m x k) and B (k x n) of integers from -2 to 2, on the host and the device, and
+// their exact product (f32 holds every sum the tests reach: |A·B| <= 4k).
+struct IntegerProduct {
+    int64_t m, n, k;
+    HostArray a, b;
+    DeviceBuffer a_dev, b_dev;
+
+    IntegerProduct(int64_t m_, int64_t n_, int64_t k_, Rng &rng, cudaStream_t stream)
+        : m(m_), n(n_), k(k_), a(ASYNCGEMM_R_16BF, static_cast<size_t>(m * k)),
+          b(ASYNCGEMM_R_16BF, static_cast<size_t>(k * n)), a_dev(a.bytes()), b_dev(b.bytes()) {
+        for (size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<float>(uniform(rng, -2, 2)));
+        for (size_t i = 0; i < b.count(); ++i) b.set(i, static_cast<float>(uniform(rng, -2, 2)));
+        a_dev.upload(a.data(), stream);
+        b_dev.upload(b.data(), stream);
+    }
+
+    // (A·B)[i][j], exactly.
+    double at(int64_t i, int64_t j) const {
+        double sum = 0.0;
+        for (int64_t p = 0; p < k; ++p)
+            sum += a.value(static_cast<size_t>(i * k + p)) * b.value(static_cast<size_t>(p * n + j));
+        return sum;
+    }
+
+    // Row-major D = A·B + beta * C, f32 C and D (C may be D), by `algo` on `stream`.
+    asyncgemm_status_t launch(asyncgemm_handle_t handle, float beta, const void *c, void *d, asyncgemm_algo_t algo,
+                              cudaStream_t stream) const {
+        return asyncgemm_gemm(handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, m, n, k, 1.0f,
+                              a_dev.get(), ASYNCGEMM_R_16BF, k, b_dev.get(), ASYNCGEMM_R_16BF, n, beta, c,
+                              ASYNCGEMM_R_32F, n, d, ASYNCGEMM_R_32F, n, algo, stream);
+    }
+};
+
 // A kernel that lets the next launch in its stream start at once (griddepcontrol.launch_dependents)
 // and only then, after spinning for a while, writes its output: what a user's kernel built for
 // programmatic dependent launch may do before one of ours.  Loaded from PTX through the driver, so
@@ -413,21 +446,13 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
     for (const Shape shape : {Shape{128, 128, 8192}, Shape{1024, 1024, 1024}, Shape{8, 4096, 4096}}) {
         CAPTURE(shape.m);
         CAPTURE(shape.k);
-        HostArray a(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.m * shape.k));
-        HostArray b(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.k * shape.n));
-        for (size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<float>(uniform(rng, -2, 2)));
-        for (size_t i = 0; i < b.count(); ++i) b.set(i, static_cast<float>(uniform(rng, -2, 2)));
-        DeviceBuffer a_dev(a.bytes()), b_dev(b.bytes()), d_dev(static_cast<size_t>(shape.m * shape.n) * 4);
-        a_dev.upload(a.data(), stream.get());
-        b_dev.upload(b.data(), stream.get());
+        const IntegerProduct product(shape.m, shape.n, shape.k, rng, stream.get());
+        DeviceBuffer d_dev(static_cast<size_t>(shape.m * shape.n) * 4);
         cuda_check(cudaMemsetAsync(d_dev.get(), 0, d_dev.bytes(), stream.get()), "zeroing D");
-        // Row-major D = A·B + D.
         int ran = 0;
         for (const asyncgemm_algo_t algo : calls) {
-            const asyncgemm_status_t status = asyncgemm_gemm(
-                handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, shape.m, shape.n, shape.k, 1.0f,
-                a_dev.get(), ASYNCGEMM_R_16BF, shape.k, b_dev.get(), ASYNCGEMM_R_16BF, shape.n, 1.0f, d_dev.get(),
-                ASYNCGEMM_R_32F, shape.n, d_dev.get(), ASYNCGEMM_R_32F, shape.n, algo, stream.get());
+            const asyncgemm_status_t status =
+                product.launch(handle, 1.0f, d_dev.get(), d_dev.get(), algo, stream.get());
             if (status == ASYNCGEMM_STATUS_NOT_SUPPORTED) continue;  // e.g. SM100 without its self-check
             REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, algo_name(algo) << ": " << asyncgemm_last_error());
             ++ran;
@@ -438,14 +463,11 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
         std::string first_wrong;
         for (int64_t i = 0; i < shape.m; ++i)
             for (int64_t j = 0; j < shape.n; j += 7) {
-                double sum = 0.0;
-                for (int64_t p = 0; p < shape.k; ++p)
-                    sum += a.value(static_cast<size_t>(i * shape.k + p)) *
-                           b.value(static_cast<size_t>(p * shape.n + j));
+                const double want = ran * product.at(i, j);
                 const double got = d.value(static_cast<size_t>(i * shape.n + j));
-                if (got != ran * sum && wrong++ == 0)
+                if (got != want && wrong++ == 0)
                     first_wrong = "D[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(got) +
-                                  ", not " + std::to_string(ran) + " * " + std::to_string(sum);
+                                  ", not " + std::to_string(want);
             }
         CHECK_MESSAGE(wrong == 0, wrong << " elements wrong after " << ran << " calls; first " << first_wrong);
     }
@@ -468,35 +490,23 @@ TEST_CASE("a GEMM after a kernel that lets it start early reads C only once that
     // A grid of tiles (the Hopper family under AUTO on Hopper) and a decode step (the skinny family).
     for (const Shape shape : {Shape{512, 512, 256}, Shape{8, 4096, 1024}}) {
         CAPTURE(shape.m);
-        HostArray a(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.m * shape.k));
-        HostArray b(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.k * shape.n));
-        for (size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<float>(uniform(rng, -2, 2)));
-        for (size_t i = 0; i < b.count(); ++i) b.set(i, static_cast<float>(uniform(rng, -2, 2)));
+        const IntegerProduct product(shape.m, shape.n, shape.k, rng, stream.get());
         const size_t elements = static_cast<size_t>(shape.m * shape.n);
-        DeviceBuffer a_dev(a.bytes()), b_dev(b.bytes()), c_dev(elements * 4), d_dev(elements * 4);
-        a_dev.upload(a.data(), stream.get());
-        b_dev.upload(b.data(), stream.get());
+        DeviceBuffer c_dev(elements * 4), d_dev(elements * 4);
         for (const asyncgemm_algo_t algo : available_gemm_algos(handle)) {
             CAPTURE(algo_name(algo));
             cuda_check(cudaMemsetAsync(c_dev.get(), 0, c_dev.bytes(), stream.get()), "zeroing C");
             late_fill.launch(c_dev.get(), elements, 1.0f, 200000, stream.get());
-            const asyncgemm_status_t status = asyncgemm_gemm(
-                handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, shape.m, shape.n, shape.k, 1.0f,
-                a_dev.get(), ASYNCGEMM_R_16BF, shape.k, b_dev.get(), ASYNCGEMM_R_16BF, shape.n, 1.0f, c_dev.get(),
-                ASYNCGEMM_R_32F, shape.n, d_dev.get(), ASYNCGEMM_R_32F, shape.n, algo, stream.get());
+            const asyncgemm_status_t status =
+                product.launch(handle, 1.0f, c_dev.get(), d_dev.get(), algo, stream.get());
             if (status == ASYNCGEMM_STATUS_NOT_SUPPORTED) continue;  // e.g. SM100 without its self-check
             REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
             HostArray d(ASYNCGEMM_R_32F, elements);
             d_dev.download(d.data(), stream.get());
             int64_t wrong = 0;
             for (int64_t i = 0; i < shape.m; i += 3)
-                for (int64_t j = 0; j < shape.n; j += 5) {
-                    double sum = 1.0;
-                    for (int64_t p = 0; p < shape.k; ++p)
-                        sum += a.value(static_cast<size_t>(i * shape.k + p)) *
-                               b.value(static_cast<size_t>(p * shape.n + j));
-                    if (d.value(static_cast<size_t>(i * shape.n + j)) != sum) ++wrong;
-                }
+                for (int64_t j = 0; j < shape.n; j += 5)
+                    if (d.value(static_cast<size_t>(i * shape.n + j)) != product.at(i, j) + 1.0) ++wrong;
             CHECK_MESSAGE(wrong == 0, wrong << " sampled elements of D are not A·B + C");
         }
     }
