@@ -13,15 +13,15 @@
 #
 #   asyncgemm_add_family(NAME <family> ENUM <Family enumerator> LIST <.def> HEADER <kernel header>
 #                        MACRO <macro> GROUP <n> VIRTUAL <archs> SASS <archs> [PTX]
-#                        [ARCH_BRANCHING <unit keys>])
+#                        [ARCH_BRANCHING <unit keys> | ARCH_BRANCHING ALL])
 #
 # VIRTUAL and SASS take architecture numbers ("80", "90a"); an "a" architecture is compiled from its
 # own virtual architecture only (its code runs on that major.minor alone).  A unit is compiled from
 # the lowest virtual architecture alone unless its key (its GROUP arguments joined by "_") is in
-# ARCH_BRANCHING: code that branches on __CUDA_ARCH__ needs each virtual architecture it branches
-# for.  PTX also embeds the PTX of the lowest virtual architecture, for GPUs newer than every SASS
-# one.  Each call appends to
-# ASYNCGEMM_FATBIN_OBJECTS (the stubs to link) and ASYNCGEMM_FATBIN_UNITS ("<enum>:<unit>" pairs).
+# ARCH_BRANCHING (or ARCH_BRANCHING is ALL): code that branches on __CUDA_ARCH__ needs each virtual
+# architecture it branches for.  PTX also embeds the PTX of the lowest virtual architecture, for
+# GPUs newer than every SASS one.  Each call appends to ASYNCGEMM_FATBIN_OBJECTS (the stubs to
+# link) and ASYNCGEMM_FATBIN_UNITS ("<enum>:<unit>" pairs).
 # asyncgemm_write_unit_table(<file>) then writes the C++ table of every embedded unit.
 
 option(ASYNCGEMM_PROFILE "Kernels with line information for profilers (nvcc -lineinfo)" OFF)
@@ -114,7 +114,7 @@ function(asyncgemm_add_family)
         set(image_args)
         set(images)
         set(virtuals ${lowest_virtual})
-        if(key_${unit} IN_LIST FAM_ARCH_BRANCHING)
+        if(key_${unit} IN_LIST FAM_ARCH_BRANCHING OR FAM_ARCH_BRANCHING STREQUAL "ALL")
             set(virtuals ${FAM_VIRTUAL})
         endif()
         foreach(virtual IN LISTS virtuals)

@@ -21,9 +21,10 @@ const char *family_name(Family family);
 int family_architecture(Family family);
 
 // True for a family whose kernels wait for the kernel before them in the stream (griddepcontrol.wait,
-// kernels/common/grid_dependency.cuh) before they touch global memory, and so are launched with
-// programmatic stream serialization: their set-up overlaps the end of the kernel before.  Only
-// families built for sm_90a or later alone can: a portable kernel may run as sm_80 code.
+// kernels/common/grid_dependency.cuh) before they touch global memory, so that they may be launched
+// with programmatic stream serialization: their start overlaps the end of the kernel before.  The
+// runtime does so for each such kernel whose code was compiled for compute_90 or later
+// (runtime/handle.cpp): compiled for an older architecture, the wait is nothing.
 bool family_overlaps_prior_grids(Family family);
 
 }  // namespace asyncgemm

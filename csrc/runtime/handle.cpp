@@ -43,6 +43,7 @@ struct LoadedKernel {
     CUfunction function = nullptr;  // in the handle's context
     size_t param_bytes = 0;         // size of the kernel's one parameter, its parameter block
     Unavailable unavailable = Unavailable::No;
+    bool overlaps_prior_grids = false;  // launched with programmatic stream serialization
 };
 
 // What the driver answers for a kernel whose unit has no code for this device: sm_100a SASS passes
@@ -100,6 +101,16 @@ Unavailable load_kernel(const DriverApi &api, CUlibrary library, int smem_optin,
             api.cuFuncSetAttribute(kernel.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                    static_cast<int>(spec.dynamic_smem)),
             "cuFuncSetAttribute", spec);
+
+    // A kernel whose family waits for the grids before it may overlap them where its code has the
+    // wait: code compiled for the virtual architecture compute_90 or later (a portable unit's
+    // compute_80 code, JIT-compiled for a newer GPU, has not), which an architecture-specific family's
+    // always is.
+    int ptx_version = 0;
+    check_kernel_call(api.cuFuncGetAttribute(&ptx_version, CU_FUNC_ATTRIBUTE_PTX_VERSION, kernel.function),
+                      "cuFuncGetAttribute", spec);
+    kernel.overlaps_prior_grids = family_overlaps_prior_grids(spec.family) &&
+                                  (ptx_version >= 90 || family_architecture(spec.family) >= 90);
 
     // Every kernel takes one parameter, the block params.h defines; launch() checks its size.
     // (Probing for a second parameter would be a failing driver call, which compute-sanitizer reports.)
@@ -352,7 +363,7 @@ void Handle::launch(size_t kernel, Dim3 grid, Dim3 block, uint32_t dynamic_smem,
     CUlaunchAttribute overlap{};
     overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     overlap.value.programmaticStreamSerializationAllowed = 1;
-    if (family_overlaps_prior_grids(loaded.spec.family)) {
+    if (loaded.overlaps_prior_grids) {
         config.attrs = &overlap;
         config.numAttrs = 1;
     }

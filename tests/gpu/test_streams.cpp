@@ -1,7 +1,8 @@
 // Streams, threads, graphs and contexts: one handle used by two threads on their own streams at once;
 // a GEMM and a copy captured into a CUDA graph and replayed on new inputs; a workspace of the
-// caller's, with which a captured call splits as an eager one; and a stream of another context, which
-// the handle must refuse; and GEMMs queued back to back, each reading what the one before wrote.
+// caller's, with which a captured call splits as an eager one; GEMMs queued back to back, each reading
+// what the one before wrote, and a GEMM behind a kernel that lets it start early; and a stream of
+// another context, which the handle must refuse.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -136,6 +137,135 @@ struct GraphExec {
         if (exec) cudaGraphExecDestroy(exec);
         if (graph) cudaGraphDestroy(graph);
     }
+};
+
+// Row-major bf16 A (m x k) and B (k x n) of integers from -2 to 2, on the host and the device, and
+// their exact product (f32 holds every sum the tests reach: |A·B| <= 4k).
+struct IntegerProduct {
+    int64_t m, n, k;
+    HostArray a, b;
+    DeviceBuffer a_dev, b_dev;
+
+    IntegerProduct(int64_t m_, int64_t n_, int64_t k_, Rng &rng, cudaStream_t stream)
+        : m(m_), n(n_), k(k_), a(ASYNCGEMM_R_16BF, static_cast<size_t>(m * k)),
+          b(ASYNCGEMM_R_16BF, static_cast<size_t>(k * n)), a_dev(a.bytes()), b_dev(b.bytes()) {
+        for (size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<float>(uniform(rng, -2, 2)));
+        for (size_t i = 0; i < b.count(); ++i) b.set(i, static_cast<float>(uniform(rng, -2, 2)));
+        a_dev.upload(a.data(), stream);
+        b_dev.upload(b.data(), stream);
+    }
+
+    // (A·B)[i][j], exactly.
+    double at(int64_t i, int64_t j) const {
+        double sum = 0.0;
+        for (int64_t p = 0; p < k; ++p)
+            sum += a.value(static_cast<size_t>(i * k + p)) * b.value(static_cast<size_t>(p * n + j));
+        return sum;
+    }
+
+    // Row-major D = A·B + beta * C, f32 C and D (C may be D), by `algo` on `stream`.
+    asyncgemm_status_t launch(asyncgemm_handle_t handle, float beta, const void *c, void *d, asyncgemm_algo_t algo,
+                              cudaStream_t stream) const {
+        return asyncgemm_gemm(handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, m, n, k, 1.0f,
+                              a_dev.get(), ASYNCGEMM_R_16BF, k, b_dev.get(), ASYNCGEMM_R_16BF, n, beta, c,
+                              ASYNCGEMM_R_32F, n, d, ASYNCGEMM_R_32F, n, algo, stream);
+    }
+};
+
+// A kernel that lets the next launch in its stream start at once (griddepcontrol.launch_dependents)
+// and only then, after spinning for a while, writes its output: what a user's kernel built for
+// programmatic dependent launch may do before one of ours.  Loaded from PTX through the driver, so
+// the tests need no CUDA compiler; sm_90 and later only.
+constexpr const char *kLateFillPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry late_fill(.param .u64 dst, .param .u64 count, .param .f32 value, .param .u64 wait_ns)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<12>;
+    .reg .f32 %f<2>;
+    griddepcontrol.launch_dependents;
+    ld.param.u64 %rd1, [dst];
+    cvta.to.global.u64 %rd1, %rd1;
+    ld.param.u64 %rd2, [count];
+    ld.param.f32 %f1, [value];
+    ld.param.u64 %rd3, [wait_ns];
+    mov.u64 %rd4, %globaltimer;
+$Lspin:
+    mov.u64 %rd5, %globaltimer;
+    sub.u64 %rd6, %rd5, %rd4;
+    setp.lt.u64 %p1, %rd6, %rd3;
+    @%p1 bra $Lspin;
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mov.u32 %r4, %nctaid.x;
+    mul.wide.u32 %rd7, %r1, %r2;
+    cvt.u64.u32 %rd8, %r3;
+    add.u64 %rd7, %rd7, %rd8;
+    mul.wide.u32 %rd9, %r4, %r2;
+$Lfill:
+    setp.ge.u64 %p2, %rd7, %rd2;
+    @%p2 bra $Ldone;
+    shl.b64 %rd10, %rd7, 2;
+    add.u64 %rd11, %rd1, %rd10;
+    st.global.f32 [%rd11], %f1;
+    add.u64 %rd7, %rd7, %rd9;
+    bra.uni $Lfill;
+$Ldone:
+    ret;
+}
+)";
+
+class LateFill {
+public:
+    LateFill() {
+        int device = 0, major = 0;
+        cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+        cuda_check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "compute capability");
+        if (major < 9) {
+            why_not_ = "programmatic dependent launch needs sm_90 or later";
+            return;
+        }
+        load_ = driver_entry_point<PFN_cuModuleLoadData_v2000>("cuModuleLoadData", 2000);
+        unload_ = driver_entry_point<PFN_cuModuleUnload_v2000>("cuModuleUnload", 2000);
+        get_function_ = driver_entry_point<PFN_cuModuleGetFunction_v2000>("cuModuleGetFunction", 2000);
+        launch_ = driver_entry_point<PFN_cuLaunchKernel_v4000>("cuLaunchKernel", 4000);
+        if (!load_ || !unload_ || !get_function_ || !launch_) {
+            why_not_ = "a driver entry point is missing";
+            return;
+        }
+        cuda_check(cudaFree(nullptr), "the runtime's context");  // current on this thread for the driver
+        if (load_(&module_, kLateFillPtx) != CUDA_SUCCESS ||
+            get_function_(&function_, module_, "late_fill") != CUDA_SUCCESS)
+            why_not_ = "the late-fill kernel did not load";
+    }
+    ~LateFill() {
+        if (module_) unload_(module_);
+    }
+    LateFill(const LateFill &) = delete;
+    LateFill &operator=(const LateFill &) = delete;
+
+    // "" once the kernel is loaded, else why not.
+    const std::string &why_not() const { return why_not_; }
+
+    // Queues the kernel on `stream`: eight blocks, which let the next launch start, spin for wait_ns
+    // and then write `value` to the `count` floats at `dst`.
+    void launch(void *dst, uint64_t count, float value, uint64_t wait_ns, cudaStream_t stream) const {
+        CUdeviceptr address = reinterpret_cast<CUdeviceptr>(dst);
+        void *params[] = {&address, &count, &value, &wait_ns};
+        REQUIRE(launch_(function_, 8, 1, 1, 256, 1, 1, 0, stream, params, nullptr) == CUDA_SUCCESS);
+    }
+
+private:
+    PFN_cuModuleLoadData_v2000 load_ = nullptr;
+    PFN_cuModuleUnload_v2000 unload_ = nullptr;
+    PFN_cuModuleGetFunction_v2000 get_function_ = nullptr;
+    PFN_cuLaunchKernel_v4000 launch_ = nullptr;
+    CUmodule module_ = nullptr;
+    CUfunction function_ = nullptr;
+    std::string why_not_;
 };
 
 }  // namespace
@@ -295,38 +425,34 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
 }
 
 TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before wrote, add up exactly") {
-    // The Hopper family starts each launch while the kernel before it may still run, and waits for it
-    // before touching memory: a read of D too early, or a split's tile counters reused too early, would
-    // lose a term.  Integer inputs make every sum exact, so D after `calls` calls is calls * A·B.
+    // The Hopper and skinny families start each launch while the kernel before it may still finish,
+    // and wait for it before touching memory: a read of D too early, or a split's tile counters reused
+    // too early, would lose a term.  Integer inputs make every sum exact, so D after `ran` calls is
+    // ran * A·B.
     Rng rng = rng_for("back to back");
     Stream stream;
     asyncgemm_handle_t handle = test_env().handle;
-    const std::vector<asyncgemm_algo_t> algos = available_gemm_algos(handle);
+    // Each algorithm, and AUTO after it: AUTO's family (Hopper or skinny, where they overlap) follows
+    // every other family and itself.
+    std::vector<asyncgemm_algo_t> calls;
+    for (int round = 0; round < 2; ++round)
+        for (asyncgemm_algo_t algo : available_gemm_algos(handle))
+            calls.insert(calls.end(), {algo, ASYNCGEMM_ALGO_AUTO});
     struct Shape {
         int64_t m, n, k;
     };
-    // One tile and a long K (split wherever the family splits), and a grid of many tiles.
-    for (const Shape shape : {Shape{128, 128, 8192}, Shape{1024, 1024, 1024}}) {
+    // One tile and a long K (split wherever the family splits), a grid of many tiles, and a decode
+    // step's product, which AUTO gives the skinny family.
+    for (const Shape shape : {Shape{128, 128, 8192}, Shape{1024, 1024, 1024}, Shape{8, 4096, 4096}}) {
         CAPTURE(shape.m);
         CAPTURE(shape.k);
-        HostArray a(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.m * shape.k));
-        HostArray b(ASYNCGEMM_R_16BF, static_cast<size_t>(shape.k * shape.n));
-        for (size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<float>(uniform(rng, -2, 2)));
-        for (size_t i = 0; i < b.count(); ++i) b.set(i, static_cast<float>(uniform(rng, -2, 2)));
-        DeviceBuffer a_dev(a.bytes()), b_dev(b.bytes()), d_dev(static_cast<size_t>(shape.m * shape.n) * 4);
-        a_dev.upload(a.data(), stream.get());
-        b_dev.upload(b.data(), stream.get());
+        const IntegerProduct product(shape.m, shape.n, shape.k, rng, stream.get());
+        DeviceBuffer d_dev(static_cast<size_t>(shape.m * shape.n) * 4);
         cuda_check(cudaMemsetAsync(d_dev.get(), 0, d_dev.bytes(), stream.get()), "zeroing D");
-        // Row-major D = A·B + D, the algorithms taking turns (on Hopper, AUTO's and SM90's launches
-        // overlap the kernel before them: each other's and PIPELINED's).
-        constexpr int kCalls = 12;
         int ran = 0;
-        for (int call = 0; call < kCalls; ++call) {
-            const asyncgemm_algo_t algo = algos[static_cast<size_t>(call) % algos.size()];
-            const asyncgemm_status_t status = asyncgemm_gemm(
-                handle, ASYNCGEMM_ORDER_ROW, ASYNCGEMM_OP_N, ASYNCGEMM_OP_N, shape.m, shape.n, shape.k, 1.0f,
-                a_dev.get(), ASYNCGEMM_R_16BF, shape.k, b_dev.get(), ASYNCGEMM_R_16BF, shape.n, 1.0f, d_dev.get(),
-                ASYNCGEMM_R_32F, shape.n, d_dev.get(), ASYNCGEMM_R_32F, shape.n, algo, stream.get());
+        for (const asyncgemm_algo_t algo : calls) {
+            const asyncgemm_status_t status =
+                product.launch(handle, 1.0f, d_dev.get(), d_dev.get(), algo, stream.get());
             if (status == ASYNCGEMM_STATUS_NOT_SUPPORTED) continue;  // e.g. SM100 without its self-check
             REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, algo_name(algo) << ": " << asyncgemm_last_error());
             ++ran;
@@ -334,15 +460,55 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
         HostArray d(ASYNCGEMM_R_32F, static_cast<size_t>(shape.m * shape.n));
         d_dev.download(d.data(), stream.get());
         int64_t wrong = 0;
+        std::string first_wrong;
         for (int64_t i = 0; i < shape.m; ++i)
             for (int64_t j = 0; j < shape.n; j += 7) {
-                double sum = 0.0;
-                for (int64_t p = 0; p < shape.k; ++p)
-                    sum += a.value(static_cast<size_t>(i * shape.k + p)) *
-                           b.value(static_cast<size_t>(p * shape.n + j));
-                if (d.value(static_cast<size_t>(i * shape.n + j)) != ran * sum) ++wrong;
+                const double want = ran * product.at(i, j);
+                const double got = d.value(static_cast<size_t>(i * shape.n + j));
+                if (got != want && wrong++ == 0)
+                    first_wrong = "D[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(got) +
+                                  ", not " + std::to_string(want);
             }
-        CHECK(wrong == 0);
+        CHECK_MESSAGE(wrong == 0, wrong << " elements wrong after " << ran << " calls; first " << first_wrong);
+    }
+}
+
+TEST_CASE("a GEMM after a kernel that lets it start early reads C only once that kernel wrote it") {
+    // The kernel before lets the GEMM's blocks start at once, and writes C = 1 only 200 µs later: a
+    // GEMM that touched C before that kernel completed would read zeros.
+    LateFill late_fill;
+    if (!late_fill.why_not().empty()) {
+        MESSAGE("skipped: " << late_fill.why_not());
+        return;
+    }
+    Rng rng = rng_for("late fill");
+    Stream stream;
+    asyncgemm_handle_t handle = test_env().handle;
+    struct Shape {
+        int64_t m, n, k;
+    };
+    // A grid of tiles (the Hopper family under AUTO on Hopper) and a decode step (the skinny family).
+    for (const Shape shape : {Shape{512, 512, 256}, Shape{8, 4096, 1024}}) {
+        CAPTURE(shape.m);
+        const IntegerProduct product(shape.m, shape.n, shape.k, rng, stream.get());
+        const size_t elements = static_cast<size_t>(shape.m * shape.n);
+        DeviceBuffer c_dev(elements * 4), d_dev(elements * 4);
+        for (const asyncgemm_algo_t algo : available_gemm_algos(handle)) {
+            CAPTURE(algo_name(algo));
+            cuda_check(cudaMemsetAsync(c_dev.get(), 0, c_dev.bytes(), stream.get()), "zeroing C");
+            late_fill.launch(c_dev.get(), elements, 1.0f, 200000, stream.get());
+            const asyncgemm_status_t status =
+                product.launch(handle, 1.0f, c_dev.get(), d_dev.get(), algo, stream.get());
+            if (status == ASYNCGEMM_STATUS_NOT_SUPPORTED) continue;  // e.g. SM100 without its self-check
+            REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
+            HostArray d(ASYNCGEMM_R_32F, elements);
+            d_dev.download(d.data(), stream.get());
+            int64_t wrong = 0;
+            for (int64_t i = 0; i < shape.m; i += 3)
+                for (int64_t j = 0; j < shape.n; j += 5)
+                    if (d.value(static_cast<size_t>(i * shape.n + j)) != product.at(i, j) + 1.0) ++wrong;
+            CHECK_MESSAGE(wrong == 0, wrong << " sampled elements of D are not A·B + C");
+        }
     }
 }
 

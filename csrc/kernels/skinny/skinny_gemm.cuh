@@ -30,6 +30,7 @@
 #include "kernels/common/epilogue_math.h"
 #include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/global_load.cuh"
+#include "kernels/common/grid_dependency.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/mma_sm80.cuh"
 #include "kernels/common/split_k.cuh"
@@ -338,5 +339,6 @@ __device__ __forceinline__ void skinny_gemm(const SkinnyParams &p) {
 #define ASYNCGEMM_SKINNY_KERNEL(TYPE, SMALLS, L_MAJOR)                                                        \
     extern "C" __global__ void __launch_bounds__(asyncgemm::skinny::kThreads, asyncgemm::skinny::kBlocksPerSm) \
         asyncgemm_skinny_gemm_##TYPE##_##SMALLS##_##L_MAJOR(const asyncgemm::SkinnyParams params) {          \
+        asyncgemm::wait_for_prior_grids();                                                                    \
         asyncgemm::skinny::skinny_gemm<ASYNCGEMM_ELEMENT_##TYPE, SMALLS, ASYNCGEMM_K_MAJOR_##L_MAJOR>(params); \
     }
