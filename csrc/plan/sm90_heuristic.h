@@ -44,9 +44,12 @@ static_assert(sizeof(kThroughput) / sizeof(kThroughput[0]) == kTileConfigCount, 
 // 128 x 128 ones).
 inline constexpr double kSplitCost = 25.6;
 // The same for rows of 64 (m <= 64): there the product streams B, and a split spreads that stream
-// over more SMs; the decode shapes' timings fit 6.4 (25.6 kept 64 x 64 tiles whole and lost up to
-// 16% to split 64 x 256 ones).
-inline constexpr double kShortSplitCost = 6.4;
+// over more SMs.  25.6 kept 64 x 64 tiles whole and lost up to 16% to split 64 x 256 ones on the
+// decode shapes; 6.4, fitted to them, took 64 x 128 tiles split in two at 64 x 6144 x 4096, which
+// the autotuner timed 14% slower than 64 x 64 ones whole (an H200).  8.0 takes those and leaves every
+// other decode shape's choice as 6.4 made it (from 10, 64 x 4096 x 14336 would trade four ranges of
+// 64 x 128 for two of 64 x 64).
+inline constexpr double kShortSplitCost = 8.0;
 
 // The estimated time of the problem in configuration `config` (with split_count's split), in units
 // of one tile element's MMAs over one K block: the waves of work items the SMs run (a partial wave

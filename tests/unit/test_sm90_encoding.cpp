@@ -123,6 +123,8 @@ TEST_CASE("the heuristic: the tile of least estimated time, rows of 128 for m > 
     CHECK(choose_config({1000, 1000, 64, 8}, 132) == kConfigWide);        // batches count as tiles
     CHECK(choose_config({16, 8192, 8192, 1}, 132) == kConfigShortNarrow);  // 64 tiles split in two
     CHECK(choose_config({64, 4096, 4096, 1}, 132) == kConfigSingle);       // 64 tiles split in two
+    CHECK(choose_config({64, 6144, 4096, 1}, 132) == kConfigSingle);       // 96 tiles, whole
+    CHECK(choose_config({64, 4096, 14336, 1}, 132) == kConfigShortNarrow); // 32 tiles in four ranges
     CHECK(choose_config({16, 16384, 8192, 1}, 132) == kConfigShortM);      // 64 of 64 x 256 split in two
     CHECK(choose_config({1, 8192, 28672, 1}, 132) == kConfigShortM);       // 32 split in four
     CHECK(choose_config({64, 65536, 512, 1}, 132) == kConfigShortM);
