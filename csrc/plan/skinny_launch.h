@@ -28,8 +28,9 @@ constexpr bool rows_aligned16(uint64_t address, int64_t ld, int64_t stride, int6
 // The skinny view of canonical problem `p` (skinny_params.h), splits 1 and the tile fields unset,
 // when the family serves it: f16, bf16 or f32 A and B with a product (k > 0, alpha != 0), one side of
 // at most max_smalls whose other operand, the large one, has 16-byte aligned rows in a major the
-// family has a kernel of for the type (kernel_index: f32 K-major alone); X's rows 16-byte vectors
-// or, for 8 small rows and a K-major L, any layout.  With both sides small, the smaller is.
+// family has a kernel of for the type (kernel_index: f32 for 8 small rows of a K-major L alone); X's
+// rows 16-byte vectors or, for 8 small rows and a K-major L, any layout.  With both sides small, the
+// smaller is.
 inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
     if ((p.type_ab != kF16 && p.type_ab != kBF16 && p.type_ab != kF32) || p.k < 1 || p.alpha == 0.f || p.m < 1 ||
         p.n < 1)

@@ -103,9 +103,14 @@ TEST_CASE("skinny: what the family does not serve") {
     CHECK_FALSE(served(fp32));  // 16 small rows: the f32 kernel takes 8
     fp32.m = 8;
     CHECK(served(fp32));
-    GemmParams fp32_unaligned = fp32;
-    fp32_unaligned.ldb = 4098;  // 16,392-byte rows: off 16 bytes in f32, not in 16-bit types
-    CHECK_FALSE(served(fp32_unaligned));
+    GemmParams fp32_rows = fp32;
+    fp32_rows.ldb = 4100;  // 16,400-byte rows: on 16 bytes in f32; 8,200-byte ones in bf16 are not
+    CHECK(served(fp32_rows));
+    fp32_rows.type_ab = asyncgemm::kBF16;
+    CHECK_FALSE(served(fp32_rows));
+    fp32_rows.type_ab = asyncgemm::kF32;
+    fp32_rows.ldb = 4098;
+    CHECK_FALSE(served(fp32_rows));
     GemmParams fp32_mn_major = mn_major;
     fp32_mn_major.type_ab = asyncgemm::kF32;  // 8 small rows over an MN-major L: 16-bit kernels alone
     CHECK_FALSE(served(fp32_mn_major));

@@ -10,7 +10,9 @@
 // and g + 8, and elements 8t + {0,1,2,3} stand for the first MMA's columns {2t, 2t+1, 2t+8, 2t+9},
 // 8t + {4..7} for the second's, which is exactly where the A fragment wants them.  The lane's 16-byte
 // load of X's row g at the same k is then B's fragment under the same permutation, and a dot product
-// does not depend on the order of its terms.
+// does not depend on the order of its terms.  f32 inputs take the same rows and elements per lane,
+// multiplied by FMA against every small row, and the four lanes of a row add by shuffles
+// (walk_k_major_f32).
 //
 // The warps of a block split its range of K (k_warps per 16 rows, a chunk each in turn) and add their
 // sums in shared memory in warp order; where the planner splits K across blocks too, each publishes
@@ -164,8 +166,9 @@ __device__ __forceinline__ void walk_k_major(const SkinnyParams &p, int64_t batc
 
 // Elements row[k * stride] .. row[(k + 7) * stride] of an f32 row into v, zero from k_end on: two
 // 16-byte loads where the eight lie whole in a row of 16-byte aligned vectors (`vec`, stride 1),
-// through L1 (`cached`: X, which every warp of the block reads) or streamed (L, read once), else one
-// element at a time.
+// through L1 (Cached: X, which every warp of the block reads) or streamed (L, read once), else one
+// element at a time.  Checked at every load: with one check per step for all of X's rows, ptxas
+// issued their eight loads at once and spilled.
 template <bool Cached>
 __device__ __forceinline__ void load_eight_f32(float (&v)[8], const float *row, int64_t stride, bool vec, int64_t k,
                                                int64_t k_end) {
@@ -188,8 +191,8 @@ __device__ __forceinline__ void load_eight_f32(float (&v)[8], const float *row, 
 // warp's 16 and elements 8t .. 8t + 7 of every 32-element step, as the 16-bit walk does, each against
 // the same elements of every small row; the four lanes of a row then add their sums (shuffles, the
 // same order on every run) and share the stores.  A step at a time, the step loop rolled: 64 bytes of
-// L in flight per lane, as a 16-bit chunk's four steps have; two steps at once, or the four unrolled,
-// spilled (sm_120's ptxas alone for the latter).
+// L in flight per lane, half a 16-bit chunk's; two steps at once, or the four unrolled, spilled
+// (sm_120's ptxas alone for the latter).
 template <int Smalls, int Stride>
 __device__ __forceinline__ void walk_k_major_f32(const SkinnyParams &p, int64_t batch, int64_t row0, int row_warp,
                                                  int k_warp, int64_t first_chunk, int64_t end_chunk, float *sums) {
