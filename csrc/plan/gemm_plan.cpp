@@ -109,8 +109,9 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
     // A side of at most 16 columns: reading the other operand once bounds the product, which the
-    // skinny family streams (measured on H100 only: 0.99-1.11x cuBLAS at 1-16 tokens; taken on every
-    // GPU it is built for, since the bound is the memory's on all of them).
+    // skinny family streams (16-bit inputs measured on H100 only: 0.99-1.11x cuBLAS at 1-16 tokens;
+    // f32 not yet measured; taken on every GPU it is built for, since the bound is the memory's on
+    // all of them).
     if (args.algo == ASYNCGEMM_ALGO_AUTO) {
         if (const std::optional<SkinnyParams> view = skinny_plan(handle, params)) {
             launch_skinny(handle, *view, params.type_ab, 0, stream);

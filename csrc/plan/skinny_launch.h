@@ -19,20 +19,23 @@ namespace asyncgemm::skinny {
 // more than the loads it spreads), and K is cut into at most 16 ranges.
 inline constexpr plan::SplitRule kSplitRule{2, 16};
 
-// True when rows of `ld` elements of 2 bytes from `address`, batches `stride` apart, all start on
-// 16 bytes.
-constexpr bool rows_aligned16(uint64_t address, int64_t ld, int64_t stride) {
-    return address % 16 == 0 && ld % 8 == 0 && stride % 8 == 0;
+// True when rows of `ld` elements of `element` bytes from `address`, batches `stride` apart, all
+// start on 16 bytes.
+constexpr bool rows_aligned16(uint64_t address, int64_t ld, int64_t stride, int64_t element) {
+    return address % 16 == 0 && ld * element % 16 == 0 && stride * element % 16 == 0;
 }
 
 // The skinny view of canonical problem `p` (skinny_params.h), splits 1 and the tile fields unset,
-// when the family serves it: f16 or bf16 A and B with a product (k > 0, alpha != 0), one side of at
-// most max_smalls whose other operand, the large one, has 16-byte aligned rows in either major; X's
+// when the family serves it: f16, bf16 or f32 A and B with a product (k > 0, alpha != 0), one side of
+// at most max_smalls whose other operand, the large one, has 16-byte aligned rows in a major the
+// family has a kernel of for the type (kernel_index: f32 for 8 small rows of a K-major L alone); X's
 // rows 16-byte vectors or, for 8 small rows and a K-major L, any layout.  With both sides small, the
 // smaller is.
 inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
-    if ((p.type_ab != kF16 && p.type_ab != kBF16) || p.k < 1 || p.alpha == 0.f || p.m < 1 || p.n < 1)
+    if ((p.type_ab != kF16 && p.type_ab != kBF16 && p.type_ab != kF32) || p.k < 1 || p.alpha == 0.f || p.m < 1 ||
+        p.n < 1)
         return std::nullopt;
+    const int64_t element = p.type_ab == kF32 ? 4 : 2;
     const auto view = [&](bool small_m) -> std::optional<SkinnyParams> {
         SkinnyParams s{};
         s.k = p.k;
@@ -52,7 +55,7 @@ inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
         s.stride_d = p.stride_d;
         if (small_m) {
             // out[s][r] = D[s][r]: X = A (m x k), L = B's columns.
-            if (!rows_aligned16(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b)) return std::nullopt;
+            if (!rows_aligned16(reinterpret_cast<uintptr_t>(p.b), p.ldb, p.stride_b, element)) return std::nullopt;
             s.smalls = p.m, s.rows = p.n;
             s.large = p.b, s.ld_large = p.ldb, s.stride_large = p.stride_b, s.large_k_major = p.b_k_major;
             s.small = p.a, s.stride_small = p.stride_a;
@@ -60,15 +63,18 @@ inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
             s.c_s = p.ldc, s.c_r = 1, s.d_s = p.ldd, s.d_r = 1;
         } else {
             // out[s][r] = D[r][s]: X = B's columns (k x n), L = A.
-            if (!rows_aligned16(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a)) return std::nullopt;
+            if (!rows_aligned16(reinterpret_cast<uintptr_t>(p.a), p.lda, p.stride_a, element)) return std::nullopt;
             s.smalls = p.n, s.rows = p.m;
             s.large = p.a, s.ld_large = p.lda, s.stride_large = p.stride_a, s.large_k_major = p.a_k_major;
             s.small = p.b, s.stride_small = p.stride_b;
             s.small_s = p.b_k_major ? p.ldb : 1, s.small_k = p.b_k_major ? 1 : p.ldb;
             s.c_s = 1, s.c_r = p.ldc, s.d_s = 1, s.d_r = p.ldd;
         }
-        if (s.smalls > max_smalls(s.large_k_major != 0)) return std::nullopt;
-        s.small_vector = s.small_k == 1 && rows_aligned16(reinterpret_cast<uintptr_t>(s.small), s.small_s, s.stride_small);
+        if (s.smalls > max_smalls(s.large_k_major != 0) ||
+            kernel_index(p.type_ab, smalls_tile(s.smalls), s.large_k_major != 0) < 0)
+            return std::nullopt;
+        s.small_vector = s.small_k == 1 &&
+                         rows_aligned16(reinterpret_cast<uintptr_t>(s.small), s.small_s, s.stride_small, element);
         if (!s.small_vector && !shape_for(smalls_tile(s.smalls), s.large_k_major != 0).strided) return std::nullopt;
         return s;
     };

@@ -352,7 +352,10 @@ TEST_CASE("AUTO gives a GEMM with a side of at most 32 to the skinny family") {
     dense.order = ASYNCGEMM_ORDER_COL;
     dense.op_a = dense.op_b = ASYNCGEMM_OP_N;
     dense.m = 2000, dense.n = 4, dense.k = 1000;
-    for (const GemmCase &c : {decode, solve, dense}) {
+    GemmCase fp32 = decode;  // y = x W^T in f32, four tokens: the FMA kernel
+    fp32.type_ab = fp32.type_cd = ASYNCGEMM_R_32F;
+    fp32.m = 4;
+    for (const GemmCase &c : {decode, solve, dense, fp32}) {
         CAPTURE(c.describe());
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
         REQUIRE(launched.size() == 1);

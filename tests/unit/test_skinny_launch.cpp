@@ -32,6 +32,10 @@ TEST_CASE("skinny: every block shape covers its small rows with whole mma tiles 
             CHECK(skinny::kernel_index(asyncgemm::kBF16, smalls, l_k_major) >= 0);
             CHECK(skinny::kernel_index(asyncgemm::kF16, smalls, l_k_major) >= 0);
         }
+    // f32, by FMA: 8 small rows of a K-major L alone.
+    CHECK(skinny::kernel_index(asyncgemm::kF32, 8, true) >= 0);
+    CHECK(skinny::kernel_index(asyncgemm::kF32, 16, true) < 0);
+    CHECK(skinny::kernel_index(asyncgemm::kF32, 8, false) < 0);
     CHECK(skinny::smalls_tile(1) == 8);
     CHECK(skinny::smalls_tile(9) == 16);
     CHECK(skinny::smalls_tile(16) == 16);
@@ -96,7 +100,20 @@ TEST_CASE("skinny: what the family does not serve") {
     CHECK_FALSE(served(unaligned));
     GemmParams fp32 = p;
     fp32.type_ab = asyncgemm::kF32;
-    CHECK_FALSE(served(fp32));
+    CHECK_FALSE(served(fp32));  // 16 small rows: the f32 kernel takes 8
+    fp32.m = 8;
+    CHECK(served(fp32));
+    GemmParams fp32_rows = fp32;
+    fp32_rows.ldb = 4100;  // 16,400-byte rows: on 16 bytes in f32; 8,200-byte ones in bf16 are not
+    CHECK(served(fp32_rows));
+    fp32_rows.type_ab = asyncgemm::kBF16;
+    CHECK_FALSE(served(fp32_rows));
+    fp32_rows.type_ab = asyncgemm::kF32;
+    fp32_rows.ldb = 4098;
+    CHECK_FALSE(served(fp32_rows));
+    GemmParams fp32_mn_major = mn_major;
+    fp32_mn_major.type_ab = asyncgemm::kF32;  // 8 small rows over an MN-major L: 16-bit kernels alone
+    CHECK_FALSE(served(fp32_mn_major));
     GemmParams no_product = p;
     no_product.alpha = 0.f;
     CHECK_FALSE(served(no_product));

@@ -10,7 +10,9 @@
 // and g + 8, and elements 8t + {0,1,2,3} stand for the first MMA's columns {2t, 2t+1, 2t+8, 2t+9},
 // 8t + {4..7} for the second's, which is exactly where the A fragment wants them.  The lane's 16-byte
 // load of X's row g at the same k is then B's fragment under the same permutation, and a dot product
-// does not depend on the order of its terms.
+// does not depend on the order of its terms.  f32 inputs take the same rows and elements per lane,
+// multiplied by FMA against every small row, and the four lanes of a row add by shuffles
+// (walk_k_major_f32).
 //
 // The warps of a block split its range of K (k_warps per 16 rows, a chunk each in turn) and add their
 // sums in shared memory in warp order; where the planner splits K across blocks too, each publishes
@@ -163,6 +165,86 @@ __device__ __forceinline__ void walk_k_major(const SkinnyParams &p, int64_t batc
             sums[(8 * j + 2 * t + e % 2) * Stride + S.rows_per_warp * row_warp + g + 8 * (e / 2)] = acc[j][e];
 }
 
+// Elements row[k * stride] .. row[(k + 7) * stride] of an f32 row into v, zero from k_end on: two
+// 16-byte loads where the eight lie whole in a row of 16-byte aligned vectors (`vec`, stride 1),
+// through L1 (Cached: X, which every warp of the block reads) or streamed (L, read once), else one
+// element at a time.  Checked at every load: with one check per step for all of X's rows, ptxas
+// issued their eight loads at once and spilled.
+template <bool Cached>
+__device__ __forceinline__ void load_eight_f32(float (&v)[8], const float *row, int64_t stride, bool vec, int64_t k,
+                                               int64_t k_end) {
+    if (vec && k + 8 <= k_end) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const uint4 u = Cached ? __ldg(reinterpret_cast<const uint4 *>(row + k + 4 * h))
+                                   : load_streamed_16b(row + k + 4 * h);
+            v[4 * h] = __uint_as_float(u.x), v[4 * h + 1] = __uint_as_float(u.y);
+            v[4 * h + 2] = __uint_as_float(u.z), v[4 * h + 3] = __uint_as_float(u.w);
+        }
+        return;
+    }
+#pragma unroll
+    for (int e = 0; e < 8; ++e) v[e] = k + e < k_end ? row[(k + e) * stride] : 0.f;
+}
+
+// The K-major walk of f32 inputs (8 small rows), by FMA: no tensor-core instruction multiplies exact
+// fp32, and the product is bound by reading L anyway.  Lane (g, t) takes rows g and g + 8 of the
+// warp's 16 and elements 8t .. 8t + 7 of every 32-element step, as the 16-bit walk does, each against
+// the same elements of every small row; the four lanes of a row then add their sums (shuffles, the
+// same order on every run) and share the stores.  A step at a time, the step loop rolled: 64 bytes of
+// L in flight per lane, half a 16-bit chunk's; two steps at once, or the four unrolled, spilled
+// (sm_120's ptxas alone for the latter).
+template <int Smalls, int Stride>
+__device__ __forceinline__ void walk_k_major_f32(const SkinnyParams &p, int64_t batch, int64_t row0, int row_warp,
+                                                 int k_warp, int64_t first_chunk, int64_t end_chunk, float *sums) {
+    constexpr Shape S = shape_for(Smalls, true);
+    static_assert(S.smalls == 8, "an f32 kernel takes 8 small rows: 16 spilled");
+    constexpr int kChunk = chunk_k(S);
+    const int lane = static_cast<int>(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+    // Rows past the end (of a last row block) and small rows past the end (of a tile) read the last
+    // one instead: finite values, computed and never stored.
+    const int64_t lane_row = row0 + S.rows_per_warp * row_warp + g;
+    const int64_t rows[2] = {min(lane_row, p.rows - 1), min(lane_row + 8, p.rows - 1)};
+    const float *const large = static_cast<const float *>(p.large) + batch * p.stride_large;
+    const float *const small = static_cast<const float *>(p.small) + batch * p.stride_small;
+    const bool x_vec = p.small_vector != 0;
+
+    float acc[2][S.smalls] = {};
+    for (int64_t c = first_chunk + k_warp; c < end_chunk; c += S.k_warps) {
+#pragma unroll 1
+        for (int s = 0; s < S.steps; ++s) {
+            const int64_t k = c * kChunk + S.step_k * s + 8 * t;
+            float w[2][8];
+#pragma unroll
+            for (int r = 0; r < 2; ++r) load_eight_f32<false>(w[r], large + rows[r] * p.ld_large, 1, true, k, p.k);
+#pragma unroll
+            for (int j = 0; j < S.smalls; ++j) {
+                float x[8];
+                load_eight_f32<true>(x, small + min(static_cast<int64_t>(j), p.smalls - 1) * p.small_s, p.small_k,
+                                     x_vec, k, p.k);
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) acc[r][j] = fmaf(w[r][e], x[e], acc[r][j]);
+            }
+        }
+    }
+    // The four lanes of a row (t = 0..3) hold sums over their own elements of K: add them, then lane t
+    // stores the small rows j with j % 4 == t.
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+#pragma unroll
+        for (int j = 0; j < S.smalls; ++j) {
+            acc[r][j] += __shfl_xor_sync(0xffffffffu, acc[r][j], 1);
+            acc[r][j] += __shfl_xor_sync(0xffffffffu, acc[r][j], 2);
+        }
+#pragma unroll
+    for (int j = 0; j < S.smalls; ++j)
+        if (j % 4 == t)
+#pragma unroll
+            for (int r = 0; r < 2; ++r) sums[j * Stride + S.rows_per_warp * row_warp + g + 8 * r] = acc[r][j];
+}
+
 // 8 rows of an MN-major L from `rows` (16 contiguous bytes at one k), or zeros: rows_left of them
 // lie in L (from none to all), each read only then.
 template <typename T>
@@ -276,9 +358,12 @@ __device__ __forceinline__ void skinny_gemm(const SkinnyParams &p) {
     const int64_t end_chunk = min(chunks, first_chunk + p.chunks_per_split);
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
-        if constexpr (LKMajor) {
+        if constexpr (LKMajor && std::is_same_v<T, float>) {
+            walk_k_major_f32<Smalls, kStride>(p, batch, row0, row_warp, k_warp, first_chunk, end_chunk, sums[k_warp]);
+        } else if constexpr (LKMajor) {
             walk_k_major<T, Smalls, kStride>(p, batch, row0, row_warp, k_warp, first_chunk, end_chunk, sums[k_warp]);
         } else {
+            static_assert(!std::is_same_v<T, float>, "f32 kernels read L K-major");
             walk_mn_major<T, Smalls, kStride>(p, batch, row0, row_warp, k_warp, first_chunk, end_chunk, sums[k_warp]);
         }
         __syncthreads();
