@@ -7,6 +7,7 @@
 #include "kernels/simt/simt_traits.h"
 #include "plan/self_check.h"
 #include "plan/simt_plan.h"
+#include "plan/skinny_launch.h"
 #include "plan/skinny_plan.h"
 #include "plan/sm100_plan.h"
 #include "plan/sm90_copies.h"
@@ -109,11 +110,12 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
     // A side of at most 16 columns: reading the other operand once bounds the product, which the
-    // skinny family streams (16-bit inputs measured on H100 only: 0.99-1.11x cuBLAS at 1-16 tokens;
-    // f32 not yet measured; taken on every GPU it is built for, since the bound is the memory's on
-    // all of them).
+    // skinny family streams (16-bit inputs 0.99-1.11x cuBLAS at 1-16 tokens on an H100; f32 3-5x
+    // faster than SIMT on an H200; taken on every GPU it is built for, since the bound is the
+    // memory's on all of them), but for f32 in TF32 math past two small rows (skinny_launch.h).
     if (args.algo == ASYNCGEMM_ALGO_AUTO) {
-        if (const std::optional<SkinnyParams> view = skinny_plan(handle, params)) {
+        const std::optional<SkinnyParams> view = skinny_plan(handle, params);
+        if (view && skinny::auto_takes(*view, params.type_ab, handle.math_mode() == ASYNCGEMM_MATH_TF32)) {
             launch_skinny(handle, *view, params.type_ab, 0, stream);
             return;
         }

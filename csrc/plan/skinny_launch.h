@@ -85,6 +85,16 @@ inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
     return by_m ? by_m : by_n;
 }
 
+// Whether ALGO_AUTO takes the skinny view `v` of inputs of type_ab in TF32 math (`tf32`) or not.
+// f32 inputs in TF32 math may go to the tensor-core families instead, which read them faster from a
+// few small rows on: the f32 kernel multiplies by FMA, every small row's loads through L1 (an H200,
+// the f32 kernel against Hopper's tf32: 1 x 4096 x 4096 26 us against 32, 4 rows 33 against 31-32,
+// 8 rows 40 against 31, 8 x 14336 x 4096 111 against 63).  It keeps one or two small rows.
+inline constexpr int64_t kTf32SkinnySmalls = 2;
+constexpr bool auto_takes(const SkinnyParams &v, int32_t type_ab, bool tf32) {
+    return !(tf32 && type_ab == kF32 && v.smalls > kTf32SkinnySmalls);
+}
+
 struct Launch {
     int kernel;  // index into kKernels; -1: none serves the problem
     uint32_t grid_x, grid_y, grid_z;

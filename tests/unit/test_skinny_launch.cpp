@@ -139,3 +139,17 @@ TEST_CASE("skinny: splits fill the GPU's rounds of blocks where row blocks alone
     CHECK(splits(1, 1024, 4096, 8) == 1);
     CHECK(splits(1, 1024, 256, 1) == 1);     // 2 chunks
 }
+
+TEST_CASE("skinny: AUTO keeps f32 in TF32 math for one or two small rows, everything else always") {
+    const auto takes = [](int64_t m, int32_t type, bool tf32) {
+        const GemmParams p = canonical_problem(m, 4096, 4096, type, type, true, true);
+        const std::optional<asyncgemm::SkinnyParams> view = skinny::skinny_view(p);
+        REQUIRE(view);
+        return skinny::auto_takes(*view, type, tf32);
+    };
+    CHECK(takes(8, asyncgemm::kF32, false));
+    CHECK(takes(2, asyncgemm::kF32, true));
+    CHECK_FALSE(takes(3, asyncgemm::kF32, true));
+    CHECK_FALSE(takes(8, asyncgemm::kF32, true));
+    CHECK(takes(16, asyncgemm::kBF16, true));
+}
