@@ -101,31 +101,15 @@ struct Launch {
     plan::WorkspaceNeed workspace;  // of a split launch (splits > 1)
 };
 
-// The split the family takes on a GPU of sm_count SMs (never with batches): the number of K ranges
-// whose blocks stream the large operand in the fewest rounds of kBlocksPerSm blocks per SM, each
-// round as long as a range's chunks.  The row blocks alone can leave a round part-filled (10240 rows:
-// 320 blocks for 264 slots, two rounds of which the second is a fifth full); four ranges make it five
-// rounds of a quarter of K.  A split must gain 5% over the fewer ranges before it: each range's
-// blocks ramp up again and publish partials (1792 row blocks stay whole, at 3% above the ideal).
+// The split the family takes on a GPU of sm_count SMs: enough blocks for kBlocksPerSm on every SM
+// where the row blocks alone leave some idle; never with batches.
 constexpr int splits_for(const SkinnyParams &s, int sm_count) {
-    if (s.batch_count > 1) return 1;
     const Shape shape = shape_for(smalls_tile(s.smalls), s.large_k_major != 0);
+    if (s.batch_count > 1) return 1;
     const int64_t row_blocks = (s.rows + block_rows(shape) - 1) / block_rows(shape);
     const int64_t chunks = (s.k + chunk_k(shape) - 1) / chunk_k(shape);
-    const int64_t slots = int64_t{sm_count} * kBlocksPerSm;
-    const int64_t by_k = chunks / (kSplitRule.min_blocks_per_split * shape.k_warps);
-    const int64_t most = by_k < kSplitRule.max_splits ? by_k : kSplitRule.max_splits;
-    const auto rounds_of_chunks = [&](const plan::SplitRanges &r) {
-        return (row_blocks * r.count + slots - 1) / slots * r.blocks_per_range;
-    };
-    int best = 1;
-    int64_t best_cost = rounds_of_chunks(plan::split_ranges(chunks, 1));
-    for (int splits = 2; splits <= most; ++splits) {
-        const plan::SplitRanges r = plan::split_ranges(chunks, splits);
-        const int64_t cost = rounds_of_chunks(r);
-        if (100 * cost < 95 * best_cost) best = r.count, best_cost = cost;
-    }
-    return best;
+    const plan::SplitRule rule{kSplitRule.min_blocks_per_split * shape.k_warps, kSplitRule.max_splits};
+    return plan::split_count(rule, row_blocks, chunks, int64_t{sm_count} * kBlocksPerSm);
 }
 
 // Completes view `s` for at most `splits` K ranges (fewer where K is short; 1 with batches): the
