@@ -141,13 +141,17 @@ struct GraphExec {
 
 // Row-major bf16 A (m x k) and B (k x n) of integers from -2 to 2, on the host and the device, and
 // their exact product (f32 holds every sum the tests reach: |A·B| <= 4k).
+struct ProductShape {
+    int64_t m, n, k;
+};
+
 struct IntegerProduct {
     int64_t m, n, k;
     HostArray a, b;
     DeviceBuffer a_dev, b_dev;
 
-    IntegerProduct(int64_t m_, int64_t n_, int64_t k_, Rng &rng, cudaStream_t stream)
-        : m(m_), n(n_), k(k_), a(ASYNCGEMM_R_16BF, static_cast<size_t>(m * k)),
+    IntegerProduct(const ProductShape &shape, Rng &rng, cudaStream_t stream)
+        : m(shape.m), n(shape.n), k(shape.k), a(ASYNCGEMM_R_16BF, static_cast<size_t>(m * k)),
           b(ASYNCGEMM_R_16BF, static_cast<size_t>(k * n)), a_dev(a.bytes()), b_dev(b.bytes()) {
         for (size_t i = 0; i < a.count(); ++i) a.set(i, static_cast<float>(uniform(rng, -2, 2)));
         for (size_t i = 0; i < b.count(); ++i) b.set(i, static_cast<float>(uniform(rng, -2, 2)));
@@ -161,6 +165,24 @@ struct IntegerProduct {
         for (int64_t p = 0; p < k; ++p)
             sum += a.value(static_cast<size_t>(i * k + p)) * b.value(static_cast<size_t>(p * n + j));
         return sum;
+    }
+
+    // The elements of row-major f32 D (m x n, at d_dev), every step_i-th row and step_j-th column,
+    // that differ from want(i, j), after the work on `stream`; `first` describes the first of them.
+    template <class Want>
+    int64_t count_wrong(const DeviceBuffer &d_dev, int64_t step_i, int64_t step_j, Want &&want, cudaStream_t stream,
+                        std::string &first) const {
+        HostArray d(ASYNCGEMM_R_32F, static_cast<size_t>(m * n));
+        d_dev.download(d.data(), stream);
+        int64_t wrong = 0;
+        for (int64_t i = 0; i < m; i += step_i)
+            for (int64_t j = 0; j < n; j += step_j) {
+                const double got = d.value(static_cast<size_t>(i * n + j));
+                if (got != want(i, j) && wrong++ == 0)
+                    first = "D[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(got) +
+                            ", not " + std::to_string(want(i, j));
+            }
+        return wrong;
     }
 
     // Row-major D = A·B + beta * C, f32 C and D (C may be D), by `algo` on `stream`.
@@ -438,15 +460,13 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
     for (int round = 0; round < 2; ++round)
         for (asyncgemm_algo_t algo : available_gemm_algos(handle))
             calls.insert(calls.end(), {algo, ASYNCGEMM_ALGO_AUTO});
-    struct Shape {
-        int64_t m, n, k;
-    };
     // One tile and a long K (split wherever the family splits), a grid of many tiles, and a decode
     // step's product, which AUTO gives the skinny family.
-    for (const Shape shape : {Shape{128, 128, 8192}, Shape{1024, 1024, 1024}, Shape{8, 4096, 4096}}) {
+    for (const ProductShape shape : {ProductShape{128, 128, 8192}, ProductShape{1024, 1024, 1024},
+                                     ProductShape{8, 4096, 4096}}) {
         CAPTURE(shape.m);
         CAPTURE(shape.k);
-        const IntegerProduct product(shape.m, shape.n, shape.k, rng, stream.get());
+        const IntegerProduct product(shape, rng, stream.get());
         DeviceBuffer d_dev(static_cast<size_t>(shape.m * shape.n) * 4);
         cuda_check(cudaMemsetAsync(d_dev.get(), 0, d_dev.bytes(), stream.get()), "zeroing D");
         int ran = 0;
@@ -457,18 +477,9 @@ TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before
             REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, algo_name(algo) << ": " << asyncgemm_last_error());
             ++ran;
         }
-        HostArray d(ASYNCGEMM_R_32F, static_cast<size_t>(shape.m * shape.n));
-        d_dev.download(d.data(), stream.get());
-        int64_t wrong = 0;
         std::string first_wrong;
-        for (int64_t i = 0; i < shape.m; ++i)
-            for (int64_t j = 0; j < shape.n; j += 7) {
-                const double want = ran * product.at(i, j);
-                const double got = d.value(static_cast<size_t>(i * shape.n + j));
-                if (got != want && wrong++ == 0)
-                    first_wrong = "D[" + std::to_string(i) + "][" + std::to_string(j) + "] = " + std::to_string(got) +
-                                  ", not " + std::to_string(want);
-            }
+        const int64_t wrong = product.count_wrong(
+            d_dev, 1, 7, [&](int64_t i, int64_t j) { return ran * product.at(i, j); }, stream.get(), first_wrong);
         CHECK_MESSAGE(wrong == 0, wrong << " elements wrong after " << ran << " calls; first " << first_wrong);
     }
 }
@@ -484,13 +495,10 @@ TEST_CASE("a GEMM after a kernel that lets it start early reads C only once that
     Rng rng = rng_for("late fill");
     Stream stream;
     asyncgemm_handle_t handle = test_env().handle;
-    struct Shape {
-        int64_t m, n, k;
-    };
     // A grid of tiles (the Hopper family under AUTO on Hopper) and a decode step (the skinny family).
-    for (const Shape shape : {Shape{512, 512, 256}, Shape{8, 4096, 1024}}) {
+    for (const ProductShape shape : {ProductShape{512, 512, 256}, ProductShape{8, 4096, 1024}}) {
         CAPTURE(shape.m);
-        const IntegerProduct product(shape.m, shape.n, shape.k, rng, stream.get());
+        const IntegerProduct product(shape, rng, stream.get());
         const size_t elements = static_cast<size_t>(shape.m * shape.n);
         DeviceBuffer c_dev(elements * 4), d_dev(elements * 4);
         for (const asyncgemm_algo_t algo : available_gemm_algos(handle)) {
@@ -501,13 +509,10 @@ TEST_CASE("a GEMM after a kernel that lets it start early reads C only once that
                 product.launch(handle, 1.0f, c_dev.get(), d_dev.get(), algo, stream.get());
             if (status == ASYNCGEMM_STATUS_NOT_SUPPORTED) continue;  // e.g. SM100 without its self-check
             REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
-            HostArray d(ASYNCGEMM_R_32F, elements);
-            d_dev.download(d.data(), stream.get());
-            int64_t wrong = 0;
-            for (int64_t i = 0; i < shape.m; i += 3)
-                for (int64_t j = 0; j < shape.n; j += 5)
-                    if (d.value(static_cast<size_t>(i * shape.n + j)) != product.at(i, j) + 1.0) ++wrong;
-            CHECK_MESSAGE(wrong == 0, wrong << " sampled elements of D are not A·B + C");
+            std::string first_wrong;
+            const int64_t wrong = product.count_wrong(
+                d_dev, 3, 5, [&](int64_t i, int64_t j) { return product.at(i, j) + 1.0; }, stream.get(), first_wrong);
+            CHECK_MESSAGE(wrong == 0, wrong << " sampled elements of D are not A·B + C; first " << first_wrong);
         }
     }
 }
