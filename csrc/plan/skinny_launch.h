@@ -88,8 +88,10 @@ inline std::optional<SkinnyParams> skinny_view(const GemmParams &p) {
 // Whether ALGO_AUTO takes the skinny view `v` of inputs of type_ab in TF32 math (`tf32`) or not.
 // f32 inputs in TF32 math may go to the tensor-core families instead, which read them faster from a
 // few small rows on: the f32 kernel multiplies by FMA, every small row's loads through L1 (an H200,
-// the f32 kernel against Hopper's tf32: 1 x 4096 x 4096 26 us against 32, 4 rows 33 against 31-32,
-// 8 rows 40 against 31, 8 x 14336 x 4096 111 against 63).  It keeps one or two small rows.
+// the f32 kernel against Hopper's tf32: 1 x 4096 x 4096 26 us against 32, 8 rows 40 against 31,
+// 8 x 14336 x 4096 111 against 63; the f32 kernel's 4 rows 33, Hopper's not timed there; on an H100
+// the f32 kernel at 1, 2, 3 and 4 rows 1.00, 0.94, 0.87, 0.82x cuBLAS).  It keeps one or two small
+// rows, between the rows measured.
 inline constexpr int64_t kTf32SkinnySmalls = 2;
 constexpr bool auto_takes(const SkinnyParams &v, int32_t type_ab, bool tf32) {
     return !(tf32 && type_ab == kF32 && v.smalls > kTf32SkinnySmalls);
