@@ -210,7 +210,9 @@ TensorMapShape tma_src_map(const CopyProblem &problem) {
 CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
     const CopyParams &p = problem.params;
     CopyLaunch launch;
-    launch.kernel = static_cast<size_t>(copy::kernel_index(algo, problem.transpose, int(dtype_size(p.dtype))));
+    const int kernel = copy::kernel_index(algo, problem.transpose, int(dtype_size(p.dtype)));
+    if (kernel < 0) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string("no copy kernel for ") + copy_algo_name(algo));
+    launch.kernel = static_cast<size_t>(kernel);
     launch.dynamic_smem = copy::kKernels[launch.kernel].dynamic_smem;
     if (algo == copy::kCopyRows) {
         // A thread per 16-byte span of dst, the kernel striding over what 2^20 blocks do not cover.
