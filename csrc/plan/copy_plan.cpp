@@ -215,11 +215,10 @@ CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
     launch.kernel = static_cast<size_t>(kernel);
     launch.dynamic_smem = copy::kKernels[launch.kernel].dynamic_smem;
     if (algo == copy::kCopyRows) {
-        // A thread per 16-byte span of dst, the kernel striding over what 2^20 blocks do not cover.
-        const int64_t span_elems = copy::kRowSpanBytes / int64_t(dtype_size(p.dtype));
-        const int64_t spans = p.rows * ((p.cols + span_elems - 1) / span_elems);
-        launch.grid = static_cast<uint32_t>(std::min<int64_t>((spans + copy::kThreads - 1) / copy::kThreads,
-                                                              copy::kRowsMaxBlocks));
+        // A warp per piece of a row, the kernel striding over what 2^20 blocks do not cover.
+        const int64_t pieces = p.rows * ((p.cols + copy::kRowPieceElems - 1) / copy::kRowPieceElems);
+        const int64_t warps = copy::kThreads / 32;
+        launch.grid = static_cast<uint32_t>(std::min<int64_t>((pieces + warps - 1) / warps, copy::kRowsMaxBlocks));
         return launch;
     }
     // SYNC and ASYNC take one tile per block, as the guide's baseline does; the ring kernels walk
