@@ -196,8 +196,9 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 
-/* dst = alpha * op(src) through shared-memory tiles.  dst is rows x cols; src is rows x cols (OP_N) or
-   cols x rows (OP_T).  vector_bytes: 0 = choose, else 4, 8 or 16.  A combination that cannot work
+/* dst = alpha * op(src) through shared-memory tiles (AUTO copies 16-bit rows aligned to 2 bytes only
+   straight through registers where op is OP_N and layout AUTO).  dst is rows x cols; src is rows x
+   cols (OP_N) or cols x rows (OP_T).  vector_bytes: 0 = choose, else 4, 8 or 16.  A combination that cannot work
    (a padding that would misalign the vectors, say) is refused with INVALID_VALUE, never a fault. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_copy2d(
     asyncgemm_handle_t handle, asyncgemm_order_t order, asyncgemm_op_t op,

@@ -6,7 +6,8 @@ task's stream. `dst` and `src` share an element type; `src` may be a `transpose`
 which composes with `op`.
 
 - `algo`: `:auto`, `:sync` (plain loads and stores), `:async` (cp.async), `:pipelined`
-  (multi-stage cp.async) or `:tma`.
+  (multi-stage cp.async) or `:tma`. `:auto` copies 16-bit rows aligned to 2 bytes only
+  (`op=:N`, `layout=:auto`) straight through registers, without shared memory.
 - `layout`: the shared-memory tile, `:auto`, `:plain`, `:padded` or `:swizzled`.
 - `vector_bytes`: 0 lets the library choose, else 4, 8 or 16 bytes per access.
 

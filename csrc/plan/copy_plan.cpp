@@ -23,6 +23,7 @@ void check_enum(bool known, const char *name, int value) {
 }
 
 const char *copy_algo_name(asyncgemm_copy_algo_t algo) {
+    if (algo == copy::kCopyRows) return "the row copy";
     switch (algo) {
     case ASYNCGEMM_COPY_AUTO: return "ASYNCGEMM_COPY_AUTO";
     case ASYNCGEMM_COPY_SYNC: return "ASYNCGEMM_COPY_SYNC";
@@ -68,11 +69,15 @@ std::optional<Error> tma_refusal(const CopyParams &p, int vector_bytes) {
     return std::nullopt;
 }
 
-// AUTO: cp.async and TMA move at least 4 bytes, so 2-byte alignment leaves SYNC.  Otherwise TMA where
-// the device and the problem allow it (on an H100 the fastest for both ops), else the cp.async ring.
-asyncgemm_copy_algo_t auto_algo(const CopyParams &p, asyncgemm_smem_layout_t layout, int vector_bytes,
-                                int cc_major) {
-    if (vector_bytes < 4) return ASYNCGEMM_COPY_SYNC;
+// AUTO: cp.async and TMA move at least 4 bytes, so 2-byte alignment leaves the row copy for OP_N
+// (copy_rows.cuh; unless a shared-memory layout is named, which it has none of) and SYNC for OP_T.
+// Otherwise TMA where the device and the problem allow it (on an H100 the fastest for both ops), else
+// the cp.async ring.
+asyncgemm_copy_algo_t auto_algo(const CopyProblem &problem, asyncgemm_smem_layout_t named_layout,
+                                asyncgemm_smem_layout_t layout, int vector_bytes, int cc_major) {
+    const CopyParams &p = problem.params;
+    if (vector_bytes < 4)
+        return !problem.transpose && named_layout == ASYNCGEMM_SMEM_AUTO ? copy::kCopyRows : ASYNCGEMM_COPY_SYNC;
     if (cc_major >= 9 && layout != ASYNCGEMM_SMEM_PADDED && !tma_refusal(p, vector_bytes)) return ASYNCGEMM_COPY_TMA;
     return ASYNCGEMM_COPY_PIPELINED;
 }
@@ -167,7 +172,8 @@ CopyChoice choose(const CopyArgs &args, const CopyProblem &problem, int cc_major
     c.layout = args.layout != ASYNCGEMM_SMEM_AUTO ? args.layout
                : problem.transpose                ? ASYNCGEMM_SMEM_SWIZZLED
                                                   : ASYNCGEMM_SMEM_PLAIN;
-    c.algo = args.algo != ASYNCGEMM_COPY_AUTO ? args.algo : auto_algo(p, c.layout, c.vector_bytes, cc_major);
+    c.algo = args.algo != ASYNCGEMM_COPY_AUTO ? args.algo
+                                              : auto_algo(problem, args.layout, c.layout, c.vector_bytes, cc_major);
     if ((c.algo == ASYNCGEMM_COPY_ASYNC || c.algo == ASYNCGEMM_COPY_PIPELINED) && c.vector_bytes < 4)
         fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(copy_algo_name(c.algo)) +
                                               " copies with cp.async, at least 4 bytes at a time; src, dst, ld_src "
@@ -204,8 +210,17 @@ TensorMapShape tma_src_map(const CopyProblem &problem) {
 CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
     const CopyParams &p = problem.params;
     CopyLaunch launch;
-    launch.kernel = static_cast<size_t>(copy::kernel_index(algo, problem.transpose, int(dtype_size(p.dtype))));
+    const int kernel = copy::kernel_index(algo, problem.transpose, int(dtype_size(p.dtype)));
+    if (kernel < 0) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, std::string("no copy kernel for ") + copy_algo_name(algo));
+    launch.kernel = static_cast<size_t>(kernel);
     launch.dynamic_smem = copy::kKernels[launch.kernel].dynamic_smem;
+    if (algo == copy::kCopyRows) {
+        // A warp per piece of a row, the kernel striding over what 2^20 blocks do not cover.
+        const int64_t pieces = p.rows * ((p.cols + copy::kRowPieceElems - 1) / copy::kRowPieceElems);
+        const int64_t warps = copy::kThreads / 32;
+        launch.grid = static_cast<uint32_t>(std::min<int64_t>((pieces + warps - 1) / warps, copy::kRowsMaxBlocks));
+        return launch;
+    }
     // SYNC and ASYNC take one tile per block, as the guide's baseline does; the ring kernels walk
     // runs of kRingTilesPerBlock tiles, so that the hardware balances blocks across the SMs.
     const int64_t tiles = int64_t(p.tiles_rows) * p.tiles_cols;

@@ -135,6 +135,35 @@ TEST_CASE("bigger copies") {
         }
 }
 
+TEST_CASE("AUTO's row copy: 16-bit rows of 2-byte alignment, at every edge of its warps' pieces") {
+    // Neither cp.async nor TMA moves these rows; AUTO copies them a piece of 256 elements a warp
+    // (copy_rows.cuh), with a source or a destination that may or may not be 16-byte aligned in each row.
+    Rng rng = rng_for("copy2d rows");
+    Stream stream;
+    constexpr int64_t kShapes[][2] = {{1, 1}, {1, 7}, {3, 8}, {5, 9}, {33, 17}, {64, 64}, {3, 255}, {3, 256}, {2, 257}, {997, 1013}, {2, 4099}};
+    for (asyncgemm_dtype_t dtype : {ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF})
+        for (asyncgemm_order_t order : kOrders)
+            for (const auto &shape : kShapes)
+                for (int variant = 0; variant < 4; ++variant)
+                    for (float alpha : {1.0f, -1.25f}) {
+                        CopyCase c;
+                        c.dtype = dtype;
+                        c.order = order;
+                        c.rows = shape[0];
+                        c.cols = shape[1];
+                        // An odd pad of src or of dst (some rows start off 16 bytes), or an offset src or
+                        // dst (all rows do).
+                        c.ld_src_pad = variant == 0 ? 1 : 0;
+                        c.ld_dst_pad = variant == 1 ? 3 : 0;
+                        c.offset_src = variant == 2;
+                        c.offset_dst = variant == 3;
+                        c.alpha = alpha;
+                        bool refused = false;
+                        CHECK(run_copy(test_env().handle, c, rng, stream.get(), &refused) == "");
+                        CHECK_MESSAGE(!refused, c.describe() << ": refused: " << std::string(asyncgemm_last_error()));
+                    }
+}
+
 TEST_CASE("each invalid argument is refused by name and leaves dst untouched") {
     // The arguments of asyncgemm_copy2d.
     struct CopyArgs {

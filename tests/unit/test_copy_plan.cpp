@@ -209,10 +209,14 @@ TEST_CASE("copy2d: AUTO takes the widest vector, the layout that fits the op, an
     CHECK(c.vector_bytes == 8);
     CHECK(c.algo == ASYNCGEMM_COPY_PIPELINED);
 
-    a = valid_copy(), a.dtype = ASYNCGEMM_R_16F, a.ld_src = 61;  // 2-byte alignment: only SYNC moves it
+    a = valid_copy(), a.dtype = ASYNCGEMM_R_16F, a.ld_src = 61;  // 2-byte alignment: no cp.async, no TMA
     c = chosen(a, 9);
     CHECK(c.vector_bytes == 2);
-    CHECK(c.algo == ASYNCGEMM_COPY_SYNC);
+    CHECK(c.algo == copy::kCopyRows);  // rows as they are: the row copy
+    a.layout = ASYNCGEMM_SMEM_PADDED;  // a named layout needs a stage
+    CHECK(chosen(a, 9).algo == ASYNCGEMM_COPY_SYNC);
+    a.layout = ASYNCGEMM_SMEM_AUTO, a.op = ASYNCGEMM_OP_T, a.ld_src = 101;  // a transpose needs a stage
+    CHECK(chosen(a, 8).algo == ASYNCGEMM_COPY_SYNC);
 
     a = valid_copy(), a.vector_bytes = 8, a.algo = ASYNCGEMM_COPY_ASYNC, a.layout = ASYNCGEMM_SMEM_PADDED;
     c = chosen(a, 9);  // what is named is what runs
@@ -298,7 +302,7 @@ TEST_CASE("copy2d: the TMA map describes src as stored, in boxes of one tile") {
 }
 
 TEST_CASE("copy2d: launches pick the kernel by algorithm, op and element size") {
-    CHECK(copy::kKernelCount == 16);
+    CHECK(copy::kKernelCount == 17);
     CopyArgs a = valid_copy();
     a.rows = 16384, a.cols = 16384, a.ld_src = 16384, a.ld_dst = 16384;
     CopyProblem p = with_choice(canonicalize(a), {ASYNCGEMM_COPY_PIPELINED, ASYNCGEMM_SMEM_PLAIN, 16});
@@ -320,6 +324,15 @@ TEST_CASE("copy2d: launches pick the kernel by algorithm, op and element size") 
     a.rows = 200, a.cols = 100;  // 4 tiles of 64 x 128: a ring block's run and a partial one
     p = with_choice(canonicalize(a), {ASYNCGEMM_COPY_TMA, ASYNCGEMM_SMEM_SWIZZLED, 16});
     CHECK(plan_launch(p, ASYNCGEMM_COPY_TMA).grid == (4 + copy::kRingTilesPerBlock - 1) / copy::kRingTilesPerBlock);
+    a = valid_copy(), a.dtype = ASYNCGEMM_R_16F, a.rows = 997, a.cols = 1013, a.ld_src = 1013, a.ld_dst = 1016;
+    p = with_choice(canonicalize(a), {copy::kCopyRows, ASYNCGEMM_SMEM_PLAIN, 2});
+    l = plan_launch(p, copy::kCopyRows);
+    CHECK(std::string(copy::kKernels[l.kernel].name) == "asyncgemm_copy2d_rows_n_b16");
+    CHECK(l.dynamic_smem == 0);
+    CHECK(l.grid == 997);  // a warp per 256 elements of a row: four warps a row, four a block
+    a.rows = int64_t(1) << 20, a.cols = 1 << 12, a.ld_src = a.cols + 1, a.ld_dst = a.cols;
+    p = with_choice(canonicalize(a), {copy::kCopyRows, ASYNCGEMM_SMEM_PLAIN, 2});
+    CHECK(plan_launch(p, copy::kCopyRows).grid == copy::kRowsMaxBlocks);  // and striding past them
     for (const copy::KernelInfo &k : copy::kKernels) CHECK(copy::kernel_index(k.algo, k.transpose, k.elem_bytes) == &k - copy::kKernels);
 }
 

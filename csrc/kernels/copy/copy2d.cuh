@@ -4,11 +4,13 @@
 //
 // Launch bounds: the single-stage kernels hide latency with resident blocks, so they keep registers
 // low enough for kSingleStageBlocks per SM; the ring kernels are bounded by shared memory (a few
-// blocks per SM) and may use what that leaves.
+// blocks per SM) and may use what that leaves; the row copy, all threads and no shared memory, keeps
+// kRowsBlocksPerSm blocks an SM.
 #pragma once
 
 #include "kernels/copy/copy_async.cuh"
 #include "kernels/copy/copy_pipelined.cuh"
+#include "kernels/copy/copy_rows.cuh"
 #include "kernels/copy/copy_sync.cuh"
 #include "kernels/copy/copy_tma.cuh"
 
@@ -22,10 +24,12 @@ inline constexpr int kRingBlocks = 3;
 #define ASYNCGEMM_COPY_PARAMS_async const asyncgemm::CopyParams
 #define ASYNCGEMM_COPY_PARAMS_pipelined const asyncgemm::CopyParams
 #define ASYNCGEMM_COPY_PARAMS_tma const __grid_constant__ asyncgemm::CopyTmaParams
+#define ASYNCGEMM_COPY_PARAMS_rows const asyncgemm::CopyParams
 #define ASYNCGEMM_COPY_BLOCKS_sync asyncgemm::copy::kSingleStageBlocks
 #define ASYNCGEMM_COPY_BLOCKS_async asyncgemm::copy::kSingleStageBlocks
 #define ASYNCGEMM_COPY_BLOCKS_pipelined asyncgemm::copy::kRingBlocks
 #define ASYNCGEMM_COPY_BLOCKS_tma asyncgemm::copy::kRingBlocks
+#define ASYNCGEMM_COPY_BLOCKS_rows asyncgemm::copy::kRowsBlocksPerSm
 
 #define ASYNCGEMM_COPY_KERNEL(ALGO, OP, BITS)                                                                  \
     extern "C" __global__ void __launch_bounds__(asyncgemm::copy::kThreads, ASYNCGEMM_COPY_BLOCKS_##ALGO)      \

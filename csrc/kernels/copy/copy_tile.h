@@ -114,6 +114,14 @@ inline constexpr int kTmaStages = 4;
 inline constexpr int kRingTilesPerBlock = 2;
 inline constexpr int kTmaStageAlign = 1024;  // the 128-byte swizzle repeats every 8 rows of 128 bytes
 
+// The row copy (copy_rows.cuh) has no value of asyncgemm_copy_algo_t: AUTO alone chooses it, for OP_N
+// copies of 2-byte aligned rows.  Its value inside the library follows the public ones.
+inline constexpr asyncgemm_copy_algo_t kCopyRows = static_cast<asyncgemm_copy_algo_t>(ASYNCGEMM_COPY_TMA + 1);
+inline constexpr int kRowsBlocksPerSm = 16;  // launch bounds: 2048 threads an SM, 32 registers each
+inline constexpr int kRowLaneElems = 8;      // a lane's loads in flight
+inline constexpr int kRowPieceElems = 32 * kRowLaneElems;  // of a row, a warp's
+inline constexpr int64_t kRowsMaxBlocks = int64_t(1) << 20;
+
 // Dynamic shared memory of each kernel.  The TMA kernel needs room to align its first stage, and
 // built for an architecture without TMA it runs the PIPELINED body (see copy_tma.cuh).
 inline constexpr int kSyncSmemBytes = kStageBytes;
@@ -122,13 +130,13 @@ inline constexpr int kPipelinedSmemBytes = kPipelineStages * kStageBytes;
 inline constexpr int kTmaRingBytes = kTmaStages * kTileBytes + kTmaStageAlign;
 inline constexpr int kTmaSmemBytes = kTmaRingBytes > kPipelinedSmemBytes ? kTmaRingBytes : kPipelinedSmemBytes;
 
-// Dynamic shared memory of the kernels of an algorithm (SYNC, ASYNC, PIPELINED or TMA).
+// Dynamic shared memory of the kernels of an algorithm (SYNC, ASYNC, PIPELINED, TMA or the row copy).
 constexpr uint32_t smem_bytes(asyncgemm_copy_algo_t algo) {
     switch (algo) {
     case ASYNCGEMM_COPY_SYNC: return kSyncSmemBytes;
     case ASYNCGEMM_COPY_ASYNC: return kAsyncSmemBytes;
     case ASYNCGEMM_COPY_PIPELINED: return kPipelinedSmemBytes;
-    default: return kTmaSmemBytes;
+    default: return algo == kCopyRows ? 0 : kTmaSmemBytes;
     }
 }
 
@@ -139,6 +147,7 @@ constexpr uint32_t smem_bytes(asyncgemm_copy_algo_t algo) {
 #define ASYNCGEMM_COPY_ALGO_async ASYNCGEMM_COPY_ASYNC
 #define ASYNCGEMM_COPY_ALGO_pipelined ASYNCGEMM_COPY_PIPELINED
 #define ASYNCGEMM_COPY_ALGO_tma ASYNCGEMM_COPY_TMA
+#define ASYNCGEMM_COPY_ALGO_rows asyncgemm::copy::kCopyRows
 #define ASYNCGEMM_COPY_TRANSPOSE_n false
 #define ASYNCGEMM_COPY_TRANSPOSE_t true
 #define ASYNCGEMM_COPY_BYTES_b16 2
