@@ -17,6 +17,7 @@
 #include "plan/gemm_tma.h"
 #include "plan/sm90_plan.h"
 #include "plan/sm90_copies.h"
+#include "plan/tensor_map.h"
 #include "canonical_problem.h"
 
 using namespace asyncgemm;
@@ -217,6 +218,20 @@ TEST_CASE("MN-major B: boxes of 64 columns by a stage's 64 K rows") {
     const plan::TensorMap3d mn_major = plan::sm90_b_map(problem(128, 4096, 4096, true, false), kConfigWide);
     CHECK(mn_major.box[0] == 64);
     CHECK(mn_major.box[1] == 64);
+}
+
+TEST_CASE("TMA maps promote 256 bytes into L2 where every row starts on a 128-byte line, else 128") {
+    alignas(256) static char buffer[512];
+    const cuuint64_t on_lines[2] = {2048, 2048 * 1024};  // rows of 1024 bf16
+    const cuuint64_t off_lines[2] = {2000, 2000 * 1000};  // rows of 1000 bf16: 16-byte aligned only
+    const cuuint64_t batch_off[2] = {2048, 2048 * 1000 + 16};
+    CHECK(plan::l2_promotion(buffer, 3, on_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+    CHECK(plan::l2_promotion(buffer + 128, 3, on_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+    CHECK(plan::l2_promotion(buffer + 16, 3, on_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+    CHECK(plan::l2_promotion(buffer, 3, off_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+    CHECK(plan::l2_promotion(buffer, 2, off_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+    CHECK(plan::l2_promotion(buffer, 3, batch_off) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+    CHECK(plan::l2_promotion(buffer, 2, batch_off) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);  // one matrix
 }
 
 TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32") {
