@@ -6,8 +6,9 @@ task's stream. `dst` and `src` share an element type; `src` may be a `transpose`
 which composes with `op`.
 
 - `algo`: `:auto`, `:sync` (plain loads and stores), `:async` (cp.async), `:pipelined`
-  (multi-stage cp.async) or `:tma`. `:auto` copies 16-bit rows aligned to 2 bytes only
-  (`op=:N`, `layout=:auto`) straight through registers, without shared memory.
+  (multi-stage cp.async) or `:tma`. With `layout=:auto`, `:auto` copies 16-bit columns aligned
+  to 2 bytes only straight through registers, without shared memory, where no transpose remains
+  once `op` is composed with `src`'s wrapper.
 - `layout`: the shared-memory tile, `:auto`, `:plain`, `:padded` or `:swizzled`.
 - `vector_bytes`: 0 lets the library choose, else 4, 8 or 16 bytes per access.
 

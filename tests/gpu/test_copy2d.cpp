@@ -137,7 +137,7 @@ TEST_CASE("bigger copies") {
 
 TEST_CASE("AUTO's row copy: 16-bit rows of 2-byte alignment, at every edge of its warps' pieces") {
     // Neither cp.async nor TMA moves these rows; AUTO copies them a piece of 256 elements a warp
-    // (copy_rows.cuh), with a source or a destination that may or may not be 16-byte aligned in each row.
+    // (copy_rows.cuh), with a source or a destination whose rows start at any 2-byte offset.
     Rng rng = rng_for("copy2d rows");
     Stream stream;
     constexpr int64_t kShapes[][2] = {{1, 1}, {1, 7}, {3, 8}, {5, 9}, {33, 17}, {64, 64}, {3, 255}, {3, 256}, {2, 257}, {997, 1013}, {2, 4099}};

@@ -432,7 +432,7 @@ TEST_CASE("every copy kernel, named by its algorithm (the row copy: chosen by AU
         CopyCase c;
         c.dtype = k.elem_bytes == 4 ? ASYNCGEMM_R_32F : ASYNCGEMM_R_16BF;
         c.op = k.transpose ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
-        c.rows = 200, c.cols = 136;  // 16-byte rows for every algorithm
+        c.rows = 200, c.cols = 136;  // 16-byte rows for every algorithm but the row copy's
         if (k.algo == ag::copy::kCopyRows) {
             c.ld_src_pad = 1;  // rows of 2-byte alignment, which AUTO gives the row copy
         } else {

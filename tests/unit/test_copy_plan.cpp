@@ -215,6 +215,8 @@ TEST_CASE("copy2d: AUTO takes the widest vector, the layout that fits the op, an
     CHECK(c.algo == copy::kCopyRows);  // rows as they are: the row copy
     a.layout = ASYNCGEMM_SMEM_PADDED;  // a named layout needs a stage
     CHECK(chosen(a, 9).algo == ASYNCGEMM_COPY_SYNC);
+    a.layout = ASYNCGEMM_SMEM_PLAIN;
+    CHECK(chosen(a, 9).algo == ASYNCGEMM_COPY_SYNC);
     a.layout = ASYNCGEMM_SMEM_AUTO, a.op = ASYNCGEMM_OP_T, a.ld_src = 101;  // a transpose needs a stage
     CHECK(chosen(a, 8).algo == ASYNCGEMM_COPY_SYNC);
 

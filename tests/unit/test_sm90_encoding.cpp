@@ -232,6 +232,8 @@ TEST_CASE("TMA maps promote 256 bytes into L2 where every row starts on a 128-by
     CHECK(plan::l2_promotion(buffer, 2, off_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
     CHECK(plan::l2_promotion(buffer, 3, batch_off) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
     CHECK(plan::l2_promotion(buffer, 2, batch_off) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);  // one matrix
+    CHECK(plan::l2_promotion(buffer, 1, off_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);  // one row
+    CHECK(plan::l2_promotion(buffer + 64, 1, on_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
 }
 
 TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32") {

@@ -117,7 +117,7 @@ inline constexpr int kTmaStageAlign = 1024;  // the 128-byte swizzle repeats eve
 // The row copy (copy_rows.cuh) has no value of asyncgemm_copy_algo_t: AUTO alone chooses it, for OP_N
 // copies of 2-byte aligned rows.  Its value inside the library follows the public ones.
 inline constexpr asyncgemm_copy_algo_t kCopyRows = static_cast<asyncgemm_copy_algo_t>(ASYNCGEMM_COPY_TMA + 1);
-inline constexpr int kRowsBlocksPerSm = 16;  // launch bounds: 2048 threads an SM, 32 registers each
+inline constexpr int kRowsBlocksPerSm = 16;  // launch bounds: 32 registers a thread (2048 threads an SM where it has them)
 inline constexpr int kRowLaneElems = 8;      // a lane's loads in flight
 inline constexpr int kRowPieceElems = 32 * kRowLaneElems;  // of a row, a warp's
 inline constexpr int64_t kRowsMaxBlocks = int64_t(1) << 20;
