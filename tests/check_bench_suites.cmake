@@ -5,7 +5,7 @@ execute_process(COMMAND ${BENCH} --list RESULT_VARIABLE status OUTPUT_VARIABLE l
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "asyncgemm-bench --list exited ${status}")
 endif()
-foreach(suite llm-prefill llm-decode training batched odd fp32 epilogue)
+foreach(suite llm-prefill llm-decode training batched odd fp32 epilogue epilogue-fused)
     if(NOT listing MATCHES "(^|\n)${suite}: ")
         message(FATAL_ERROR "asyncgemm-bench --list has no suite ${suite}")
     endif()
