@@ -40,7 +40,7 @@ template <int ElemBytes, bool Transpose>
 __device__ __forceinline__ void copy2d_rows(const CopyParams &p) {
     static_assert(!Transpose, "the row copy moves rows as they are (OP_N)");
     constexpr int kWarps = kThreads / 32;
-    const int64_t pieces_per_row = (p.cols + kRowPieceElems - 1) / kRowPieceElems;
+    const int64_t pieces_per_row = row_pieces(p.cols);
     const int64_t pieces = p.rows * pieces_per_row;
     const int64_t step = static_cast<int64_t>(gridDim.x) * kWarps;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * kWarps + threadIdx.x / 32; i < pieces; i += step)

@@ -121,6 +121,8 @@ inline constexpr int kRowsBlocksPerSm = 16;  // launch bounds: 32 registers a th
 inline constexpr int kRowLaneElems = 8;      // a lane's loads in flight
 inline constexpr int kRowPieceElems = 32 * kRowLaneElems;  // of a row, a warp's
 inline constexpr int64_t kRowsMaxBlocks = int64_t(1) << 20;
+// The warps' pieces of each row of `cols` elements (the last one ragged).
+ASYNCGEMM_HOST_DEVICE constexpr int64_t row_pieces(int64_t cols) { return (cols + kRowPieceElems - 1) / kRowPieceElems; }
 
 // Dynamic shared memory of each kernel.  The TMA kernel needs room to align its first stage, and
 // built for an architecture without TMA it runs the PIPELINED body (see copy_tma.cuh).
