@@ -11,7 +11,7 @@ namespace asyncgemm::plan {
 // strides multiples of 128), else of 128 bytes.  Off the lines each 128-byte row of a box straddles
 // two lines, and 256-byte promotion of both made the Hopper GEMM up to 1.4x slower (an H200:
 // 1000 x 1000 x 1000 bf16, rows of 2000 bytes, 11.4 us against 10.1 with 128-byte promotion and 7.3
-// with rows of 2048 bytes; 4096^3 with rows of 8208 bytes 278 us against 244), while on the lines
+// with rows of 2048 bytes; 4096^3 with rows of 8208 bytes 283 us against 242), while on the lines
 // 256 bytes streams large operands faster (m = 128 prefill rows up to 5% faster than with 128).
 // asyncgemm_copy2d's TMA maps follow the same rule, not timed apart.
 CUtensorMapL2promotion l2_promotion(const void *base, unsigned rank, const cuuint64_t *strides);
