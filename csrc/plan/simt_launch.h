@@ -27,11 +27,11 @@ inline constexpr int32_t kRasterGroup = 8;
 
 using Launch = GemmLaunch;
 
-// How this family cuts K where its tiles leave SMs idle: a range keeps at least 8 slices (128 of K)
+// How this family cuts K where its tiles leave SMs idle: a range keeps at least 4 slices (128 of K)
 // so that its loads outweigh the partials' round trip.  The SMs are counted as holding the tile
 // configuration's min_blocks_per_sm blocks (two on sm_80/90/100; one fits on sm_86/89/120, where the
 // ranges then fill two waves).
-inline constexpr plan::SplitRule kSplitRule{8, 8};
+inline constexpr plan::SplitRule kSplitRule{4, 8};
 
 // The ranges K is cut into for `p` (m, n, k, batch_count set) on `sm_count` SMs: split_count's where
 // one wave of blocks would leave SMs idle, else 1.

@@ -37,12 +37,12 @@ TEST_CASE("simt: padding is the documented rule and keeps every row 16-byte alig
     }
 }
 
-TEST_CASE("simt: shared memory of the 128x128x16 configuration") {
+TEST_CASE("simt: shared memory of the 128x128x32 configuration") {
     const simt::TileConfig &c = simt::kTileConfigs[0];
     CHECK(simt::smem_row_stride(c, 128) == 132);
-    CHECK(simt::smem_a_floats(c) == 16 * 132);
-    CHECK(simt::smem_stage_floats(c) == 2 * 16 * 132);
-    CHECK(simt::smem_bytes(c) == 3u * 2u * 16u * 132u * 4u);  // 50688
+    CHECK(simt::smem_a_floats(c) == 32 * 132);
+    CHECK(simt::smem_stage_floats(c) == 2 * 32 * 132);
+    CHECK(simt::smem_bytes(c) == 2u * 2u * 32u * 132u * 4u);  // 67584
     for (const simt::KernelInfo &k : simt::kKernels) CHECK(k.dynamic_smem == simt::smem_bytes(simt::kTileConfigs[k.config]));
 }
 
@@ -191,7 +191,7 @@ TEST_CASE("simt: prepare_launch fills the kernel's fields and the grid") {
     CHECK(p.vec_b == 4);
     CHECK(p.raster_group == simt::kRasterGroup);
     CHECK(p.splits == 1);
-    CHECK(p.slices_per_split == 5);
+    CHECK(p.slices_per_split == 3);
     CHECK(launch.grid_y == 1);
 
     GemmParams bad = p;
@@ -209,26 +209,26 @@ TEST_CASE("simt: prepare_launch fills the kernel's fields and the grid") {
     CHECK(simt::prepare_launch(bad, 1).kernel == -1);
 }
 
-TEST_CASE("simt: K is split where the tiles leave SMs idle, into ranges of at least 8 slices") {
+TEST_CASE("simt: K is split where the tiles leave SMs idle, into ranges of at least 4 slices") {
     GemmParams p{};
     p.m = 1024, p.n = 1024, p.k = 1024, p.batch_count = 1, p.alpha = 1.f;
     p.type_ab = asyncgemm::kF32, p.type_cd = asyncgemm::kF32;
     p.a_k_major = 0, p.b_k_major = 0;
     p.lda = 1024, p.ldb = 1024;
-    // 64 tiles of 128 x 128 for 264 blocks (132 SMs, two each): four ranges of 16 slices.
+    // 64 tiles of 128 x 128 for 264 blocks (132 SMs, two each): four ranges of 8 slices.
     CHECK(simt::splits_for(p, 132) == 4);
     const simt::Launch launch = simt::prepare_launch(p, 4);
     CHECK(p.splits == 4);
-    CHECK(p.slices_per_split == 16);
+    CHECK(p.slices_per_split == 8);
     CHECK(launch.grid_y == 4);
     CHECK(launch.grid_x == 64);
     // A wave of tiles or more: unsplit.
     p.m = p.n = 4096;
     CHECK(simt::splits_for(p, 132) == 1);
-    // Short K: a range keeps 8 slices (k = 200: 13 slices, one range).
+    // Short K: a range keeps 4 slices (k = 200: 7 slices, one range).
     p.m = p.n = 256, p.k = 200;
     CHECK(simt::splits_for(p, 132) == 1);
-    p.k = 16 * 64;  // 64 slices: at most 8 ranges
+    p.k = 32 * 64;  // 64 slices: at most 8 ranges
     CHECK(simt::splits_for(p, 132) == 8);
     // Batches and alpha = 0 are never split, whatever they are given.
     p.batch_count = 2;

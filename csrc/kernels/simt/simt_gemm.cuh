@@ -1,10 +1,10 @@
 // SIMT GEMM (ASYNCGEMM_ALGO_SIMT): D = alpha * A·B + beta * C with exact fp32 FMA, any majors, any
 // sizes and alignments, batched.
 //
-// A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 16 through a
-// ring of 3 shared stages: while one slice is multiplied the next two are in flight, copied global
-// -> shared by cp.async (tile_loader.cuh) into padded [k][x] fp32 tiles.  Each thread multiplies
-// 8 x 8 accumulators from LDS.128 fragments read one step ahead (thread_tile.cuh), and stores them
+// A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 32 through
+// two shared stages: while one slice is multiplied the next is in flight, copied global -> shared by
+// cp.async (tile_loader.cuh) into padded [k][x] fp32 tiles.  Each thread multiplies 8 x 8
+// accumulators from LDS.128 fragments read one step ahead (thread_tile.cuh), and stores them
 // through the epilogue (epilogue.cuh).  Blocks visit tiles in grouped order (raster.h) and loop
 // over the batch along blockIdx.z.  Where the tiles are too few to fill the SMs, K is split into
 // ranges along blockIdx.y that meet in a deterministic reduction (kernels/common/split_k.cuh).
