@@ -44,8 +44,12 @@ typedef enum {
     ASYNCGEMM_R_32F = 0,
     ASYNCGEMM_R_16F = 1,
     ASYNCGEMM_R_16BF = 2,
-    /* 0.2: 8-bit floating-point inputs (A and B; C and D stay f16, bf16 or f32).  Named by the
-       descriptor of asyncgemm_matmul; no kernel of this version multiplies them yet (NOT_SUPPORTED). */
+    /* 0.2: 8-bit floating-point inputs, OCP FP8 E4M3 (no infinities; one NaN pattern per sign, 0x7F
+       and 0xFF; largest finite 448) and E5M2 (IEEE-like; largest finite 57344).  A and B only, both
+       of the same type; C and D stay f16, bf16 or f32.  Multiplied on Hopper GPUs
+       (SM90_TMA_WGMMA and AUTO there) with both operands K-major and 16-byte rows, exact products
+       summed in the tensor core's fp32 accumulator (which keeps fewer bits than fp32: expect about
+       1e-3 relative error at K = 4096); NaN inputs give NaN.  Elsewhere NOT_SUPPORTED. */
     ASYNCGEMM_R_8F_E4M3 = 3,
     ASYNCGEMM_R_8F_E5M2 = 4
 } asyncgemm_dtype_t;
@@ -175,7 +179,10 @@ typedef struct {
        stride_bias elements apart (0: one bias for every batch); ignored with ASYNCGEMM_BIAS_NONE. */
     asyncgemm_bias_t bias_mode; const void *bias; asyncgemm_dtype_t type_bias; int64_t stride_bias;
     asyncgemm_activation_t activation;
-    /* Scales of 8-bit A and B (ASYNCGEMM_SCALE_NONE otherwise; not supported yet by this version). */
+    /* Scales of 8-bit A and B (ASYNCGEMM_SCALE_NONE for other types).  This version serves NONE (1) and
+       TENSOR: scale_a (scale_b) then points to one fp32 in device memory, 4-byte aligned, read when the
+       product runs (so a kernel earlier in the stream may write it) and folded into alpha.  The block
+       modes are NOT_SUPPORTED. */
     asyncgemm_scale_t scale_mode_a, scale_mode_b; const void *scale_a, *scale_b;
     asyncgemm_algo_t algo;
 } asyncgemm_matmul_desc_t;
@@ -192,7 +199,9 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    serves is NOT_SUPPORTED naming it.  The bias and the activation are fused into the epilogues of
    SIMT, ASYNC_COPY, PIPELINED, SM90_TMA_WGMMA and AUTO's choices (SM100_TCGEN05 named with them:
    NOT_SUPPORTED; on Blackwell AUTO then takes PIPELINED or, for a side of at most 16, the skinny
-   family).  8-bit inputs and their scales are still to come (NOT_SUPPORTED). */
+   family).  8-bit inputs (ASYNCGEMM_R_8F_E4M3, _E5M2) run on Hopper only, K-major only (row-major:
+   op_a N, op_b T; column-major: op_a T, op_b N; others NOT_SUPPORTED), with 16-byte aligned bases,
+   leading dimensions and batch strides (MISALIGNED otherwise), with tensor scales or none. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 

@@ -284,8 +284,9 @@ KernelChoice sm90_tuned_config(const Handle &handle, const GemmParams &params, v
     const auto with_split = [&](int config) {
         return KernelChoice{config, sm90::split_count(sm90::kTileConfigs[config], shape, sm_count)};
     };
-    // The scratch buffers hold 16-bit elements: f32 (tf32) problems are not timed.
-    const std::vector<int> configs = params.type_ab == kF32 ? std::vector<int>{} : sm90_candidates(handle, params);
+    // The scratch buffers hold 16-bit elements: f32 (tf32) and 8-bit problems are not timed.
+    const bool timed = params.type_ab == kF16 || params.type_ab == kBF16;
+    const std::vector<int> configs = timed ? sm90_candidates(handle, params) : std::vector<int>{};
     const std::optional<int> tuned = tuned_config(
         handle, params, stream, kSm90Table, configs,
         [&](const GemmParams &p, int config, CUstream s) { launch_sm90_choice(handle, p, with_split(config), s); });

@@ -46,8 +46,8 @@ struct GemmArgs {
 
 // Throws Error naming the first bad argument (INVALID_VALUE, or MISALIGNED for a pointer that is
 // not aligned to its element size), then NOT_SUPPORTED naming what no algorithm of this version
-// serves (8-bit inputs and their scales, a bias or an activation).  Needs no GPU; checks every
-// argument that does not depend on the device.
+// serves (block scales of 8-bit inputs, a bias of a third type).  Needs no GPU; checks every argument
+// that does not depend on the device (which GPUs serve 8-bit inputs: plan/gemm_plan.cpp).
 void validate(const GemmArgs &args);
 
 // True when the call has no output to write (m, n or batch_count is 0).
@@ -59,6 +59,11 @@ GemmParams canonicalize(const GemmArgs &args);
 
 // As in BLAS, alpha == 0 or k == 0 gives D = beta * C: A and B are neither read nor described.
 inline bool has_product(const GemmParams &params) { return params.k > 0 && params.alpha != 0.f; }
+
+// True when A and B are 8-bit floats (e4m3 or e5m2).
+inline bool has_eight_bit_inputs(const GemmParams &params) {
+    return params.type_ab == kE4M3 || params.type_ab == kE5M2;
+}
 
 // True when the call asks for a fused bias or activation (asyncgemm_matmul's epilogue).
 inline bool has_fused_epilogue(const GemmParams &params) { return params.bias != nullptr || params.activation != 0; }

@@ -2,6 +2,15 @@
 #include "plan/gemm_args.h"
 
 namespace asyncgemm::plan {
+namespace {
+
+// The kernels' view of an operand's scale: its fp32 where the mode is TENSOR (validate refuses the
+// other modes), null (1) otherwise.
+const float *tensor_scale(asyncgemm_scale_t mode, const void *scale) {
+    return mode == ASYNCGEMM_SCALE_TENSOR ? static_cast<const float *>(scale) : nullptr;
+}
+
+}  // namespace
 
 size_t dtype_size(int32_t dtype) {
     switch (dtype) {
@@ -63,6 +72,8 @@ GemmParams canonicalize(const GemmArgs &args) {
         p.b = args.b, p.ldb = args.ldb, p.stride_b = args.stride_b;
         p.a_k_major = args.op_a == ASYNCGEMM_OP_N;
         p.b_k_major = args.op_b == ASYNCGEMM_OP_T;
+        p.scale_a = tensor_scale(args.scale_mode_a, args.scale_a);
+        p.scale_b = tensor_scale(args.scale_mode_b, args.scale_b);
     } else {
         // Column-major D (m x n) is row-major D^T (n x m) = op_b(B)^T · op_a(A)^T: the canonical A is
         // the caller's B and is K-major when op_b is N; the canonical B is the caller's A and is
@@ -73,6 +84,8 @@ GemmParams canonicalize(const GemmArgs &args) {
         p.b = args.a, p.ldb = args.lda, p.stride_b = args.stride_a;
         p.a_k_major = args.op_b == ASYNCGEMM_OP_N;
         p.b_k_major = args.op_a == ASYNCGEMM_OP_T;
+        p.scale_a = tensor_scale(args.scale_mode_b, args.scale_b);
+        p.scale_b = tensor_scale(args.scale_mode_a, args.scale_a);
     }
     return p;
 }

@@ -56,8 +56,33 @@ asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
     fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
 }
 
+// 8-bit float inputs: the Hopper family alone multiplies them (wgmma's e4m3 and e5m2 kinds), with
+// both operands K-major (the kinds have no transpose) and described by TMA.  `algo` is AUTO or the
+// one the call names; every refusal names what it lacks.
+void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
+    if (algo != ASYNCGEMM_ALGO_AUTO && algo != ASYNCGEMM_ALGO_SM90_TMA_WGMMA)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " does not take 8-bit float inputs (" +
+                                                 dtype_name(params.type_ab) +
+                                                 "): ASYNCGEMM_ALGO_SM90_TMA_WGMMA does, on Hopper");
+    if (!loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string("8-bit float inputs (") + dtype_name(params.type_ab) +
+                                                 ") are served on Hopper GPUs (sm_90a kernels) only, not on " +
+                                                 handle.device().name);
+    if (has_product(params) && (params.a_k_major == 0 || params.b_k_major == 0))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+             std::string("8-bit float inputs are read K-major only (row-major: op_a N and op_b T; column-major: "
+                         "op_a T and op_b N), as wgmma's 8-bit kinds have no transpose"));
+    const std::string obstacle = sm90_tma_obstacle(params);
+    if (!obstacle.empty())
+        fail(ASYNCGEMM_STATUS_MISALIGNED, std::string("8-bit float inputs are loaded through TMA, but ") + obstacle);
+}
+
 // The refusals of an algorithm named explicitly that depend on the problem, not the device.
 void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
+    if (has_eight_bit_inputs(params)) {
+        check_eight_bit(handle, algo, params);
+        return;
+    }
     const Family family = family_of(algo);
     if (has_fused_epilogue(params) && !fuses_epilogue(algo))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) +
@@ -109,6 +134,11 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     const GemmParams params = canonicalize(args);
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
+    if (has_eight_bit_inputs(params)) {  // checked above where the call names SM90_TMA_WGMMA
+        if (args.algo == ASYNCGEMM_ALGO_AUTO) check_eight_bit(handle, args.algo, params);
+        launch_sm90(handle, params, stream);
+        return;
+    }
     // A side of at most 16 columns: reading the other operand once bounds the product, which the
     // skinny family streams (16-bit inputs 0.99-1.11x cuBLAS at 1-16 tokens on an H100; f32 3-5x
     // faster than SIMT on an H200; taken on every GPU it is built for, since the bound is the

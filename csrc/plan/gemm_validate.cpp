@@ -11,9 +11,20 @@ namespace {
 
 [[noreturn]] void invalid(const std::string &message) { fail(ASYNCGEMM_STATUS_INVALID_VALUE, message); }
 
-// The types kernels read and write; the 8-bit ones are inputs only, and no kernel reads them yet.
+// The types kernels read and write; the 8-bit ones are inputs only.
 bool known_dtype(asyncgemm_dtype_t t) { return t == ASYNCGEMM_R_32F || t == ASYNCGEMM_R_16F || t == ASYNCGEMM_R_16BF; }
 bool eight_bit(asyncgemm_dtype_t t) { return t == ASYNCGEMM_R_8F_E4M3 || t == ASYNCGEMM_R_8F_E5M2; }
+
+const char *scale_mode_name(asyncgemm_scale_t mode) {
+    switch (mode) {
+    case ASYNCGEMM_SCALE_NONE: return "NONE";
+    case ASYNCGEMM_SCALE_TENSOR: return "TENSOR";
+    case ASYNCGEMM_SCALE_BLOCK_1x128: return "BLOCK_1x128";
+    case ASYNCGEMM_SCALE_BLOCK_128x128: return "BLOCK_128x128";
+    case ASYNCGEMM_SCALE_MX_32: return "MX_32";
+    }
+    return "unknown";
+}
 
 const char *bias_mode_name(asyncgemm_bias_t mode) {
     return mode == ASYNCGEMM_BIAS_PER_ROW ? "PER_ROW" : mode == ASYNCGEMM_BIAS_PER_COL ? "PER_COL" : "NONE";
@@ -63,6 +74,20 @@ public:
         if (a.stride_bias != 0 && a.batch_count > 1 &&
             (a.stride_bias > INT64_MAX / (a.batch_count - 1) || (a.batch_count - 1) * a.stride_bias > INT64_MAX - length))
             invalid(name("bias") + ": extent overflows 64-bit addressing");
+    }
+
+    // An 8-bit operand's scale (`field` is "a" or "b"): a TENSOR scale is one fp32 in device memory;
+    // the block modes are refused, as no kernel of this version applies them.
+    void scale(const char *field, asyncgemm_scale_t mode, const void *ptr) const {
+        if (mode == ASYNCGEMM_SCALE_NONE) return;
+        if (mode != ASYNCGEMM_SCALE_TENSOR)
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name(std::string("scale_mode_") + field) + ": " +
+                                                     scale_mode_name(mode) +
+                                                     " scales are not served by this version (TENSOR is)");
+        const std::string scale_name = name(std::string("scale_") + field);
+        if (ptr == nullptr) invalid(scale_name + ": NULL with scale_mode_" + field + " TENSOR");
+        if (reinterpret_cast<uintptr_t>(ptr) % 4 != 0)
+            fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to its 4-byte fp32");
     }
 
 private:
@@ -135,10 +160,13 @@ void validate(const GemmArgs &args) {
     }
     if (args.bias_mode != ASYNCGEMM_BIAS_NONE) check.bias(args.bias_mode == ASYNCGEMM_BIAS_PER_ROW ? args.m : args.n);
 
+    // The scales of a product of 8-bit inputs (without one, A, B and their scales are not read).
+    if (args.k > 0 && eight_bit(args.type_a)) {
+        check.scale("a", args.scale_mode_a, args.scale_a);
+        check.scale("b", args.scale_mode_b, args.scale_b);
+    }
+
     // What no kernel of this version computes, named.
-    if (eight_bit(args.type_a))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name("type_a") + ": 8-bit float inputs (" + dtype_name(args.type_a) +
-                                                 ") are not served by this version");
     if (args.bias_mode != ASYNCGEMM_BIAS_NONE && args.type_bias != args.type_d && args.type_bias != ASYNCGEMM_R_32F)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name("type_bias") + " (" + dtype_name(args.type_bias) +
                                                  ") must be D's type (" + dtype_name(args.type_d) + ") or f32");

@@ -10,6 +10,8 @@
 
 namespace asyncgemm::sm90 {
 
+// The problem as the heuristic sees it.  Its K is counted in blocks of 64 elements whatever the
+// input type (a tf32 block holds 32, an 8-bit one 128): the weights were fitted on 16-bit problems.
 struct Shape {
     int64_t m, n, k, batch_count;
 };
@@ -96,12 +98,13 @@ constexpr int choose_config(const Shape &s, int sm_count) {
     return short_m ? least(kRows64) : least(kRows128);
 }
 
-// f16 and bf16 A and B in any majors; f32 A and B as tf32 (when the caller allows it), K-major only:
-// wgmma transposes 16-bit operands alone.
+// f16 and bf16 A and B in any majors; f32 A and B as tf32 (when the caller allows it) and e4m3 or
+// e5m2 A and B, K-major only: wgmma transposes 16-bit operands alone.
 constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32, bool a_k_major, bool b_k_major) {
     const bool cd = type_cd == kF32 || type_cd == kF16 || type_cd == kBF16;
     if (type_ab == kF16 || type_ab == kBF16) return cd;
-    return type_ab == kF32 && tf32 && a_k_major && b_k_major && cd;
+    const bool k_major_type = (type_ab == kF32 && tf32) || type_ab == kE4M3 || type_ab == kE5M2;
+    return k_major_type && a_k_major && b_k_major && cd;
 }
 
 }  // namespace asyncgemm::sm90

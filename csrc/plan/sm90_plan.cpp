@@ -101,6 +101,8 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     params.bias_per_row = p.bias_per_row;
     params.type_bias = p.type_bias;
     params.activation = p.activation;
+    params.scale_a = p.scale_a;
+    params.scale_b = p.scale_b;
 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;
     const auto run = [&](const SplitRanges &ranges) {

@@ -11,6 +11,8 @@ CUtensorMapDataType tma_data_type(int32_t dtype) {
     switch (dtype) {
     case kF16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     case kBF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    case kE4M3:
+    case kE5M2: return CU_TENSOR_MAP_DATA_TYPE_UINT8;  // TMA moves bytes; only wgmma reads them as floats
     default: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     }
 }

@@ -5,6 +5,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 namespace agtest {
 
@@ -14,7 +15,7 @@ size_t element_size(asyncgemm_dtype_t dtype) {
     case ASYNCGEMM_R_16F:
     case ASYNCGEMM_R_16BF: return 2;
     case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
+    case ASYNCGEMM_R_8F_E5M2: return 1;
     }
     throw std::invalid_argument("element_size: not an element type");
 }
@@ -24,8 +25,8 @@ const char *dtype_name(asyncgemm_dtype_t dtype) {
     case ASYNCGEMM_R_32F: return "f32";
     case ASYNCGEMM_R_16F: return "f16";
     case ASYNCGEMM_R_16BF: return "bf16";
-    case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
+    case ASYNCGEMM_R_8F_E4M3: return "e4m3";
+    case ASYNCGEMM_R_8F_E5M2: return "e5m2";
     }
     return "dtype?";
 }
@@ -36,7 +37,7 @@ uint32_t poison_bits(asyncgemm_dtype_t dtype) {
     case ASYNCGEMM_R_16F: return 0x7EADu;
     case ASYNCGEMM_R_16BF: return 0x7FDAu;
     case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
+    case ASYNCGEMM_R_8F_E5M2: return 0x7Fu;  // NaN in both (e4m3's only NaN; e5m2's with payload 11)
     }
     throw std::invalid_argument("poison_bits: not an element type");
 }
@@ -47,8 +48,6 @@ static float widen(asyncgemm_dtype_t dtype, uint32_t bits) {
         float f;
         std::memcpy(&f, &bits, sizeof f);
         return f;
-    case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
     case ASYNCGEMM_R_16F: {
         __half_raw raw;
@@ -60,6 +59,11 @@ static float widen(asyncgemm_dtype_t dtype, uint32_t bits) {
         raw.x = static_cast<unsigned short>(bits);
         return __bfloat162float(__nv_bfloat16(raw));
     }
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: {
+        const __nv_fp8_interpretation_t kind = dtype == ASYNCGEMM_R_8F_E4M3 ? __NV_E4M3 : __NV_E5M2;
+        return __half2float(__half(__nv_cvt_fp8_to_halfraw(static_cast<__nv_fp8_storage_t>(bits), kind)));
+    }
     }
     throw std::invalid_argument("widen: not an element type");
 }
@@ -70,11 +74,12 @@ static uint32_t narrow(asyncgemm_dtype_t dtype, float value) {
         uint32_t bits;
         std::memcpy(&bits, &value, sizeof bits);
         return bits;
-    case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
     }
     case ASYNCGEMM_R_16F: return __half_raw(__float2half_rn(value)).x;
     case ASYNCGEMM_R_16BF: return __nv_bfloat16_raw(__float2bfloat16_rn(value)).x;
+    // Nearest even, saturating to the largest finite value (as cuBLASLt's and PyTorch's casts do).
+    case ASYNCGEMM_R_8F_E4M3: return __nv_cvt_float_to_fp8(value, __NV_SATFINITE, __NV_E4M3);
+    case ASYNCGEMM_R_8F_E5M2: return __nv_cvt_float_to_fp8(value, __NV_SATFINITE, __NV_E5M2);
     }
     throw std::invalid_argument("narrow: not an element type");
 }

@@ -1,5 +1,5 @@
 // Element types of the public API on the host: sizes, round-to-nearest-even conversions (through
-// cuda_fp16.h and cuda_bf16.h, the same rounding the device uses) and the NaN bit patterns that
+// cuda_fp16.h, cuda_bf16.h and cuda_fp8.h, the same rounding the device uses) and the NaN bit patterns that
 // poison memory a call must not write or must not read.
 #pragma once
 

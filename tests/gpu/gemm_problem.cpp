@@ -13,30 +13,34 @@ constexpr int64_t kGuard = 32;  // poisoned elements on each side of D's allocat
 
 int64_t matrices(bool broadcast, int64_t batch_count) { return broadcast ? 1 : batch_count; }
 
-int64_t round_up_8(int64_t x) { return (x + 7) / 8 * 8; }
+// `x` elements of `dtype` rounded up to a whole number of 16-byte units.
+int64_t round_up_16_bytes(int64_t x, asyncgemm_dtype_t dtype) {
+    const auto per_unit = static_cast<int64_t>(16 / element_size(dtype));
+    return (x + per_unit - 1) / per_unit * per_unit;
+}
 
-// The layout with its leading dimension rounded up to a multiple of 8 elements when `aligned16`.
-MatrixLayout aligned(MatrixLayout layout, bool aligned16) {
-    if (aligned16) layout.ld = round_up_8(layout.ld);
+// The layout with its leading dimension rounded up to 16 bytes when `aligned16`.
+MatrixLayout aligned(MatrixLayout layout, bool aligned16, asyncgemm_dtype_t dtype) {
+    if (aligned16) layout.ld = round_up_16_bytes(layout.ld, dtype);
     return layout;
 }
 
-// Consecutive matrices sit `gap` elements apart (rounded up to a multiple of 8 when `aligned16`);
-// never 0 apart, so no stride reads as a broadcast.
-int64_t batch_stride(const MatrixLayout &layout, bool broadcast, int64_t gap, bool aligned16) {
+// Consecutive matrices sit `gap` elements apart (rounded up to 16 bytes when `aligned16`); never 0
+// apart, so no stride reads as a broadcast.
+int64_t batch_stride(const MatrixLayout &layout, bool broadcast, int64_t gap, bool aligned16, asyncgemm_dtype_t dtype) {
     if (broadcast) return 0;
     const int64_t stride = std::max<int64_t>(layout.span(), 1) + gap;
-    return aligned16 ? round_up_8(stride) : stride;
+    return aligned16 ? round_up_16_bytes(stride, dtype) : stride;
 }
 
 MatrixLayout a_layout(const GemmCase &c) {
-    return aligned(MatrixLayout::of_op(c.m, c.k, c.op_a, c.order, c.lda_pad), c.aligned16);
+    return aligned(MatrixLayout::of_op(c.m, c.k, c.op_a, c.order, c.lda_pad), c.aligned16, c.type_ab);
 }
 MatrixLayout b_layout(const GemmCase &c) {
-    return aligned(MatrixLayout::of_op(c.k, c.n, c.op_b, c.order, c.ldb_pad), c.aligned16);
+    return aligned(MatrixLayout::of_op(c.k, c.n, c.op_b, c.order, c.ldb_pad), c.aligned16, c.type_ab);
 }
 MatrixLayout d_layout(const GemmCase &c) {
-    return aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldd_pad), c.aligned16);
+    return aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldd_pad), c.aligned16, c.type_cd);
 }
 // The bias as a row-major 1 x length matrix: m values (PER_ROW) or n (PER_COL); one element, never
 // read, without a bias.
@@ -47,7 +51,8 @@ MatrixLayout bias_layout(const GemmCase &c) {
 
 MatrixLayout c_layout(const GemmCase &c) {
     return c.c_source == CSource::SameAsD ? d_layout(c)
-                                          : aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldc_pad), c.aligned16);
+                                          : aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldc_pad), c.aligned16,
+                                                    c.type_cd);
 }
 bool c_has_buffer(const GemmCase &c) { return c.c_source == CSource::Buffer || c.c_source == CSource::NanBuffer; }
 
@@ -74,6 +79,7 @@ std::string GemmCase::describe() const {
         s << " bias=" << (bias_mode == ASYNCGEMM_BIAS_PER_ROW ? "row" : "col") << (bias_f32 ? ":f32" : "")
           << (broadcast_bias ? ":broadcast" : "");
     if (activation != ASYNCGEMM_ACT_NONE) s << " act=" << int(activation);
+    if (scaled()) s << " scales=(" << scale_a << ',' << scale_b << ')';
     if (broadcast_a || broadcast_b || broadcast_c)
         s << " broadcast=" << (broadcast_a ? "a" : "") << (broadcast_b ? "b" : "") << (broadcast_c ? "c" : "");
     if (aligned16) s << " aligned16";
@@ -131,6 +137,8 @@ double gemm_tolerance(asyncgemm_dtype_t type_ab, asyncgemm_dtype_t type_cd, asyn
     // fp32 FMA or exact 16-bit products accumulated in fp32 in some order: ~1e-7 for k <= 4096.
     double tolerance = 1e-5;
     if (type_ab == ASYNCGEMM_R_32F && math == ASYNCGEMM_MATH_TF32) tolerance = 5e-3;  // 10-bit mantissas in
+    // Exact 8-bit products, summed by the tensor core with fewer bits than fp32 keeps.
+    if (type_ab == ASYNCGEMM_R_8F_E4M3 || type_ab == ASYNCGEMM_R_8F_E5M2) tolerance = 2e-2;
     if (type_cd == ASYNCGEMM_R_16F) tolerance = std::max(tolerance, 1e-3);            // 2^-11 rounding out
     if (type_cd == ASYNCGEMM_R_16BF) tolerance = std::max(tolerance, 8e-3);           // 2^-8 rounding out
     return tolerance;
@@ -147,16 +155,17 @@ void *GemmProblem::Operand::base() const { return device.get() + front * element
 
 GemmProblem::GemmProblem(const GemmCase &c)
     : case_(c),
-      a_(a_layout(c), batch_stride(a_layout(c), c.broadcast_a, c.batch_gap, c.aligned16), matrices(c.broadcast_a, c.batch_count),
-         c.offset_a, 0, c.type_ab),
-      b_(b_layout(c), batch_stride(b_layout(c), c.broadcast_b, c.batch_gap, c.aligned16), matrices(c.broadcast_b, c.batch_count),
-         c.offset_b, 0, c.type_ab),
-      c_(c_layout(c), batch_stride(c_layout(c), c.broadcast_c, c.batch_gap, c.aligned16),
+      a_(a_layout(c), batch_stride(a_layout(c), c.broadcast_a, c.batch_gap, c.aligned16, c.type_ab),
+         matrices(c.broadcast_a, c.batch_count), c.offset_a, 0, c.type_ab),
+      b_(b_layout(c), batch_stride(b_layout(c), c.broadcast_b, c.batch_gap, c.aligned16, c.type_ab),
+         matrices(c.broadcast_b, c.batch_count), c.offset_b, 0, c.type_ab),
+      c_(c_layout(c), batch_stride(c_layout(c), c.broadcast_c, c.batch_gap, c.aligned16, c.type_cd),
          c_has_buffer(c) ? matrices(c.broadcast_c, c.batch_count) : 1, c.offset_c, 0, c.type_cd),
-      d_(d_layout(c), batch_stride(d_layout(c), false, c.batch_gap, c.aligned16), c.batch_count, kGuard + c.offset_d, kGuard,
-         c.type_cd),
+      d_(d_layout(c), batch_stride(d_layout(c), false, c.batch_gap, c.aligned16, c.type_cd), c.batch_count,
+         kGuard + c.offset_d, kGuard, c.type_cd),
       bias_(bias_layout(c), c.broadcast_bias ? 0 : bias_layout(c).cols, c.broadcast_bias ? 1 : c.batch_count, 0, 0,
-            c.bias_f32 ? ASYNCGEMM_R_32F : c.type_cd) {}
+            c.bias_f32 ? ASYNCGEMM_R_32F : c.type_cd),
+      scales_(2 * sizeof(float)) {}
 
 void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
     const auto fill_windows = [&](Operand &x, int64_t count) {
@@ -177,6 +186,10 @@ void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
         bias_.device.upload(bias_.host.data(), stream);
     }
     if (c_has_buffer(case_)) c_.device.upload(c_.host.data(), stream);
+    if (case_.scaled()) {
+        const float scales[2] = {case_.scale_a, case_.scale_b};
+        scales_.upload(scales, stream);
+    }
     d_.host = HostArray(case_.type_cd, d_.host.count());
     if (case_.c_source == CSource::SameAsD) fill_windows(d_, case_.batch_count);
     d_.device.upload(d_.host.data(), stream);
@@ -200,7 +213,9 @@ GemmCall GemmProblem::call() const {
             d_.base(), d_.layout.ld, batched ? d_.stride : 0,
             c.type_ab, c.type_cd, batched ? c.batch_count : 1, c.algo,
             c.bias_mode, c.bias_mode != ASYNCGEMM_BIAS_NONE ? bias_.base() : nullptr, bias_.host.dtype(),
-            batched ? bias_.stride : 0, c.activation};
+            batched ? bias_.stride : 0, c.activation,
+            c.scale_a != 0.0f ? ASYNCGEMM_SCALE_TENSOR : ASYNCGEMM_SCALE_NONE, scales_.get(),
+            c.scale_b != 0.0f ? ASYNCGEMM_SCALE_TENSOR : ASYNCGEMM_SCALE_NONE, scales_.get() + sizeof(float)};
 }
 
 asyncgemm_matmul_desc_t matmul_desc(const GemmCall &x) {
@@ -215,6 +230,8 @@ asyncgemm_matmul_desc_t matmul_desc(const GemmCall &x) {
     desc.d = x.d, desc.type_d = x.type_cd, desc.ldd = x.ldd, desc.stride_d = x.stride_d;
     desc.bias_mode = x.bias_mode, desc.bias = x.bias, desc.type_bias = x.type_bias, desc.stride_bias = x.stride_bias;
     desc.activation = x.activation;
+    desc.scale_mode_a = x.scale_mode_a, desc.scale_a = x.scale_a;
+    desc.scale_mode_b = x.scale_mode_b, desc.scale_b = x.scale_b;
     desc.algo = x.algo;
     return desc;
 }
@@ -230,7 +247,7 @@ asyncgemm_status_t call_matmul(asyncgemm_handle_t handle, const GemmCall &x, cud
 // The API call with `x`'s arguments: asyncgemm_matmul, asyncgemm_gemm, or its strided-batched form.
 asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, const GemmCase &gemm_case,
                             cudaStream_t stream) {
-    if (gemm_case.via_matmul || gemm_case.fused()) return call_matmul(handle, x, stream);
+    if (gemm_case.via_matmul || gemm_case.fused() || gemm_case.scaled()) return call_matmul(handle, x, stream);
     if (!gemm_case.batched_api)
         return asyncgemm_gemm(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab, x.lda, x.b,
                               x.type_ab, x.ldb, x.beta, x.c, x.type_cd, x.ldc, x.d, x.type_cd, x.ldd, x.algo, stream);
@@ -273,6 +290,9 @@ std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double 
     };
     const Operand &c_operand = c.c_source == CSource::SameAsD ? d_ : c_;
     const bool reads_c = c.beta != 0.0f;
+    // alpha and the 8-bit inputs' tensor scales (none: 1).
+    const double product_scale = double(c.alpha) * (c.scale_a != 0.0f ? c.scale_a : 1.0) *
+                                 (c.scale_b != 0.0f ? c.scale_b : 1.0);
 
     // op(A) as m x k and op(B) as k x n, dense and row-major, so the product below streams rows.
     std::vector<double> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
@@ -297,8 +317,8 @@ std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double 
         }
         for (int64_t j = 0; j < n; ++j) {
             // As in BLAS, alpha = 0 means no product at all (NaN operands included).
-            double want = c.alpha != 0.0f ? double(c.alpha) * row[j] : 0.0;
-            double magnitude = c.alpha != 0.0f ? std::abs(double(c.alpha)) * row_magnitude[j] : 0.0;
+            double want = c.alpha != 0.0f ? product_scale * row[j] : 0.0;
+            double magnitude = c.alpha != 0.0f ? std::abs(product_scale) * row_magnitude[j] : 0.0;
             if (reads_c) {
                 const double c_ij = double(c.beta) * c_operand.host.value(c_operand.index(batch, i, j));
                 want += c_ij;

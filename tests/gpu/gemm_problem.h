@@ -45,12 +45,16 @@ struct GemmCase {
     bool broadcast_bias = false;  // one bias for every batch (stride_bias 0)
     asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
     bool fused() const { return bias_mode != ASYNCGEMM_BIAS_NONE || activation != ASYNCGEMM_ACT_NONE; }
+    // 8-bit inputs' tensor scales (ASYNCGEMM_SCALE_TENSOR, one fp32 each in device memory); 0: none
+    // (SCALE_NONE).  Either set: the call goes through asyncgemm_matmul.
+    float scale_a = 0.0f, scale_b = 0.0f;
+    bool scaled() const { return scale_a != 0.0f || scale_b != 0.0f; }
     int64_t lda_pad = 0, ldb_pad = 0, ldc_pad = 0, ldd_pad = 0;  // leading dimension beyond the minimum
     bool offset_a = false, offset_b = false, offset_c = false, offset_d = false;  // one element in
     bool broadcast_a = false, broadcast_b = false, broadcast_c = false;         // batch stride 0
     int64_t batch_gap = 0;  // elements between consecutive matrices beyond their span
-    // Leading dimensions and batch strides rounded up to multiples of 8 elements (16-byte rows, as
-    // TMA needs: ALGO_SM90_TMA_WGMMA refuses anything else); set the offsets false too.
+    // Leading dimensions and batch strides rounded up to 16 bytes (as TMA needs: ALGO_SM90_TMA_WGMMA
+    // refuses anything else); set the offsets false too.
     bool aligned16 = false;
     float alpha = 1.0f, beta = 0.0f;
     CSource c_source = CSource::Null;
@@ -91,6 +95,10 @@ struct GemmCall {
     asyncgemm_dtype_t type_bias;
     int64_t stride_bias;
     asyncgemm_activation_t activation;
+    asyncgemm_scale_t scale_mode_a;
+    const void *scale_a;
+    asyncgemm_scale_t scale_mode_b;
+    const void *scale_b;
 };
 
 // The call's arguments as asyncgemm_matmul's descriptor.
@@ -144,6 +152,7 @@ private:
     Operand a_, b_, c_;
     Operand d_;  // its host array is D as fill() left it: poison, and C's values when in place
     Operand bias_;  // one row of m (PER_ROW) or n (PER_COL) values a batch; one element without a bias
+    DeviceBuffer scales_;  // the tensor scales of A and B, when the case has them
 };
 
 // Runs one case on `stream` with fresh inputs: "" when the library did what it must (a correct D; or,

@@ -122,16 +122,48 @@ TEST_CASE("matmul_desc: the epilogue's and the scales' fields are checked and na
     check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_d: 8-bit floats are inputs only");
 }
 
-TEST_CASE("matmul_desc: a bias and an activation pass; 8-bit inputs are NOT_SUPPORTED, named") {
+TEST_CASE("matmul_desc: a bias and an activation pass; 8-bit inputs with tensor scales pass, block scales are NOT_SUPPORTED") {
     asyncgemm_matmul_desc_t d = valid_desc();
     d.bias_mode = ASYNCGEMM_BIAS_PER_ROW, d.bias = at(0x500000), d.type_bias = ASYNCGEMM_R_32F;
     d.activation = ASYNCGEMM_ACT_GELU_TANH;
     CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
     d.type_bias = ASYNCGEMM_R_16BF;  // D's type
     CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
-    d = valid_desc(), d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR;
-    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->type_a: 8-bit float inputs (e4m3)");
+    d = valid_desc(), d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3;
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);  // no scales: 1
+    d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->scale_a: NULL with scale_mode_a TENSOR");
+    d.scale_a = at(0x600002);
+    check_refused(d, ASYNCGEMM_STATUS_MISALIGNED, "desc->scale_a is not aligned to its 4-byte fp32");
+    d.scale_a = at(0x600000), d.scale_mode_b = ASYNCGEMM_SCALE_TENSOR, d.scale_b = at(0x600004);
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
+    d.type_b = ASYNCGEMM_R_8F_E5M2;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_b (e5m2) must equal desc->type_a (e4m3)");
+    d.type_b = ASYNCGEMM_R_8F_E4M3;
+    for (asyncgemm_scale_t mode : {ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128, ASYNCGEMM_SCALE_MX_32}) {
+        d.scale_mode_b = mode;
+        check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->scale_mode_b: ");
+    }
     // Empty problems succeed whatever they ask of the epilogue, as they do of the matrices.
     d = valid_desc(), d.m = 0, d.activation = ASYNCGEMM_ACT_SILU;
     CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
+}
+
+TEST_CASE("matmul_desc: tensor scales reach the canonical problem, swapped with A and B for column-major D") {
+    asyncgemm_matmul_desc_t d = valid_desc();
+    d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3;
+    d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR, d.scale_a = at(0x600000);
+    d.scale_mode_b = ASYNCGEMM_SCALE_TENSOR, d.scale_b = at(0x600004);
+    GemmParams p = canonicalize(matmul_args(&d));
+    CHECK(p.type_ab == kE4M3);
+    CHECK(p.scale_a == at(0x600000));
+    CHECK(p.scale_b == at(0x600004));
+    d.order = ASYNCGEMM_ORDER_COL;  // canonical A is the caller's B
+    p = canonicalize(matmul_args(&d));
+    CHECK(p.scale_a == at(0x600004));
+    CHECK(p.scale_b == at(0x600000));
+    d.scale_mode_b = ASYNCGEMM_SCALE_NONE;  // a pointer without its mode is not read
+    p = canonicalize(matmul_args(&d));
+    CHECK(p.scale_a == nullptr);
+    CHECK(p.scale_b == at(0x600000));
 }

@@ -236,10 +236,10 @@ TEST_CASE("TMA maps promote 256 bytes into L2 where every row starts on a 128-by
     CHECK(plan::l2_promotion(buffer + 64, 1, on_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
 }
 
-TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32") {
+TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32 and 8-bit") {
     for (int i = 0; i < kKernelCount; ++i) {
         const KernelInfo &k = kKernels[i];
-        CHECK(k.majors == (k.type_ab == kF32 ? Majors::KK : Majors::Any));
+        CHECK(k.majors == (k.type_ab == kF16 || k.type_ab == kBF16 ? Majors::Any : Majors::KK));
         CHECK(kernel_index(k.type_ab, k.config, true, true) == i);
         CHECK(k.dynamic_smem == smem_bytes(kTileConfigs[k.config]));
     }
@@ -247,10 +247,13 @@ TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of 
         for (int type : {kF16, kBF16})
             for (bool a : {false, true})
                 for (bool b : {false, true}) CHECK(kernel_index(type, config, a, b) >= 0);
-        CHECK(kernel_index(kF32, config, true, true) >= 0);
-        CHECK(kernel_index(kF32, config, false, true) == -1);
+        for (int type : {kF32, kE4M3, kE5M2}) {
+            CHECK(kernel_index(type, config, true, true) >= 0);
+            CHECK(kernel_index(type, config, false, true) == -1);
+            CHECK(kernel_index(type, config, true, false) == -1);
+        }
     }
-    CHECK(kKernelCount == kTileConfigCount * 3);
+    CHECK(kKernelCount == kTileConfigCount * 5);
 }
 
 TEST_CASE("what TMA cannot describe is named, and only that") {

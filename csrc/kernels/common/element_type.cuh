@@ -4,6 +4,9 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include <type_traits>
 
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
@@ -13,6 +16,8 @@
 #define ASYNCGEMM_ELEMENT_bf16 __nv_bfloat16
 #define ASYNCGEMM_ELEMENT_tf32 float
 #define ASYNCGEMM_ELEMENT_f32 float
+#define ASYNCGEMM_ELEMENT_e4m3 __nv_fp8_e4m3
+#define ASYNCGEMM_ELEMENT_e5m2 __nv_fp8_e5m2
 
 namespace asyncgemm {
 
@@ -22,6 +27,17 @@ template <>
 constexpr DType kDTypeOf<__half> = kF16;
 template <>
 constexpr DType kDTypeOf<__nv_bfloat16> = kBF16;
+template <>
+constexpr DType kDTypeOf<__nv_fp8_e4m3> = kE4M3;
+template <>
+constexpr DType kDTypeOf<__nv_fp8_e5m2> = kE5M2;
+
+// 8-bit float inputs: the tensor cores take them K-major only (wgmma's 8-bit kinds have no transpose).
+template <typename T>
+constexpr bool kIsFp8 = std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>;
+// Input types whose operands the Hopper family reads K-major only: tf32 and the 8-bit floats.
+template <typename T>
+constexpr bool kKMajorOnly = std::is_same_v<T, float> || kIsFp8<T>;
 
 // Calls store(TOut{}) with D's element type for `type_cd` (a DType): one epilogue instantiation per
 // output type, chosen at run time.

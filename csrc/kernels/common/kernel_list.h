@@ -1,9 +1,9 @@
 // The words of the families' kernel lists (csrc/kernels/<family>/<family>_kernels.def) as C++.
 //
-// A list line is a macro call whose arguments are tokens: an input type (f16, bf16, tf32, f32), a
-// configuration's shape as its kernels are named (128x256x64_s3, a pp-number), the configuration's
-// name in the family's traits, and the operand majors it reads (a Majors word, or k, m, n for one
-// operand).  The kernels paste them into their extern "C" names, the planner into the same names as
+// A list line is a macro call whose arguments are tokens: an input type (f16, bf16, tf32, f32, e4m3,
+// e5m2), a configuration's shape as its kernels are named (128x256x64_s3, a pp-number), the
+// configuration's name in the family's traits, and the operand majors it reads (a Majors word, or k,
+// m, n for one operand).  The kernels paste them into their extern "C" names, the planner into the same names as
 // strings and into its table: one list, read twice, cannot disagree with itself.  Plain C++ (host and device).
 #pragma once
 
@@ -17,6 +17,8 @@
 #define ASYNCGEMM_DTYPE_bf16 ::asyncgemm::kBF16
 #define ASYNCGEMM_DTYPE_tf32 ::asyncgemm::kF32
 #define ASYNCGEMM_DTYPE_f32 ::asyncgemm::kF32
+#define ASYNCGEMM_DTYPE_e4m3 ::asyncgemm::kE4M3
+#define ASYNCGEMM_DTYPE_e5m2 ::asyncgemm::kE5M2
 // Whether a one-operand major word is K-major: k is, m (of A) and n (of B) are not.
 #define ASYNCGEMM_K_MAJOR_k true
 #define ASYNCGEMM_K_MAJOR_m false

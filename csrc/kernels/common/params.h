@@ -8,10 +8,18 @@
 
 #include <stdint.h>
 
+#include "kernels/common/host_device.h"
+
 namespace asyncgemm {
 
-// Element types, with the public asyncgemm_dtype_t values.
-enum DType : int32_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
+// Element types, with the public asyncgemm_dtype_t values.  The 8-bit floats (OCP FP8 E4M3 and
+// E5M2) are inputs only.
+enum DType : int32_t { kF32 = 0, kF16 = 1, kBF16 = 2, kE4M3 = 3, kE5M2 = 4 };
+
+// Bytes of one element of A or B.
+ASYNCGEMM_HOST_DEVICE constexpr int input_element_bytes(int32_t type_ab) {
+    return type_ab == kF32 ? 4 : type_ab == kE4M3 || type_ab == kE5M2 ? 1 : 2;
+}
 
 // D[m][n] = alpha * A[m][k] * B[k][n] + beta * C[m][n], all row-major in the canonical problem, for
 // batch_count problems.  Element (i, p) of A is a[i * lda + p] when a_k_major, else a[p * lda + i];
@@ -56,6 +64,10 @@ struct GemmParams {
     int32_t type_bias;
     int32_t activation;
     int32_t reserved_epilogue;
+    // Dequantizing scales of 8-bit A and B (ASYNCGEMM_SCALE_TENSOR): one fp32 each in device memory,
+    // read by the kernel and folded into alpha; null: 1.
+    const float *scale_a;
+    const float *scale_b;
 };
 
 // dst[rows][cols] = alpha * op(src), row-major.  op N: src[i][j] at src[i * ld_src + j];

@@ -37,7 +37,7 @@ ASYNCGEMM_HOST_DEVICE constexpr uint64_t smem_descriptor(MmaUnit unit, uint32_t 
 
 inline constexpr uint32_t kRowBytes = 128;              // one swizzled row
 inline constexpr uint32_t kAtomBytes = 8 * kRowBytes;   // a swizzle atom: 8 rows
-inline constexpr uint32_t kMmaKBytes = 32;              // K per MMA instruction: k16 of 16-bit elements, k8 of tf32
+inline constexpr uint32_t kMmaKBytes = 32;              // K per MMA: k16 of 16-bit elements, k8 of tf32, k32 of 8-bit
 inline constexpr int kMmaSteps = static_cast<int>(kRowBytes / kMmaKBytes);  // MMAs per 128-byte row of K
 
 // Elements in one 128-byte row.
@@ -45,8 +45,11 @@ ASYNCGEMM_HOST_DEVICE constexpr int row_elements(uint32_t element_bytes) {
     return static_cast<int>(kRowBytes / element_bytes);
 }
 
-// K per stage of the TMA families: one 128-byte row, 64 elements of f16/bf16 or 32 of f32 (tf32).
-ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) { return row_elements(type_ab == kF32 ? 4 : 2); }
+// K per stage of the TMA families: one 128-byte row, 64 elements of f16/bf16, 32 of f32 (tf32) or
+// 128 of the 8-bit floats.
+ASYNCGEMM_HOST_DEVICE constexpr int block_k(int32_t type_ab) {
+    return row_elements(static_cast<uint32_t>(input_element_bytes(type_ab)));
+}
 constexpr int64_t k_block_count(int64_t k, int32_t type_ab) { return (k + block_k(type_ab) - 1) / block_k(type_ab); }
 
 // A K-major operand tile: rows (M or N) of one 128-byte row of K each.  The descriptor of K step

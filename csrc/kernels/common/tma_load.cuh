@@ -28,17 +28,18 @@ __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap *map) {
 
 // One stage of an operand tile of Rows rows (M or N) from row0 and one 128-byte row of K from k0, of
 // batch `batch`.  K-major, the map's boxes are {K per row, Rows}: one load.  MN-major (16-bit and
-// f32 alike store a 128-byte row of M or N per K), boxes of one such row by the K of a stage, laid
-// side by side mn_block_bytes apart, as the MN-major descriptors read them.
+// f32 alike store a 128-byte row of M or N per K; 8-bit operands are K-major only), boxes of one such
+// row by the K of a stage, laid side by side mn_block_bytes apart, as the MN-major descriptors read
+// them.
 template <int Rows, uint32_t ElementBytes>
 __device__ __forceinline__ void tma_load_operand(char *dst, const CUtensorMap *map, bool k_major, int32_t row0,
                                                  int32_t k0, int32_t batch, uint64_t *landed) {
-    constexpr int kRow = row_elements(ElementBytes);
-    static_assert(Rows % kRow == 0, "an MN-major tile is whole 128-byte rows");
-    if (k_major) {
+    if (ElementBytes == 1 || k_major) {
         tma_load_box(dst, map, k0, row0, batch, landed);
         return;
     }
+    constexpr int kRow = row_elements(ElementBytes);
+    static_assert(ElementBytes == 1 || Rows % kRow == 0, "an MN-major tile is whole 128-byte rows");
 #pragma unroll
     for (int box = 0; box < Rows / kRow; ++box)
         tma_load_box(dst + box * mn_block_bytes(ElementBytes), map, row0 + box * kRow, k0, batch, landed);

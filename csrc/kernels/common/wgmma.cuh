@@ -7,6 +7,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <stdint.h>
 
 #include <type_traits>
@@ -116,37 +117,65 @@ __device__ __forceinline__ void wgmma_m64k16(float (&d)[N / 2], uint64_t desc_a,
     }
 }
 
-// wgmma.mma_async.sync.aligned.m64n{N}k8.f32.tf32.tf32: the same for fp32 operands read as tf32
-// (the top 19 bits of each), K-major only: the instruction has no transpose for 32-bit types.
-#define ASYNCGEMM_WGMMA_TF32(N, D_LIST, DESC_A, DESC_B, SCALE_D)                                                \
+// The kinds wgmma reads K-major only, whose PTX takes no transpose immediates: fp32 operands read
+// as tf32 (the top 19 bits of each) and the 8-bit floats.  SHAPE_TYPES is the instruction's tail
+// after m64n{N} ("k8.f32.tf32.tf32"); the operands follow the D registers as in ASYNCGEMM_WGMMA.
+#define ASYNCGEMM_WGMMA_K_MAJOR(N, SHAPE_TYPES, D_LIST, DESC_A, DESC_B, SCALE_D)                                \
     "{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE_D ", 0;\n"                                                        \
-    "wgmma.mma_async.sync.aligned.m64n" N "k8.f32.tf32.tf32 {" D_LIST "}, " DESC_A ", " DESC_B ", p, 1, 1;\n}\n"
+    "wgmma.mma_async.sync.aligned.m64n" N SHAPE_TYPES " {" D_LIST "}, " DESC_A ", " DESC_B ", p, 1, 1;\n}\n"
+// The body of a K-major-only wrapper for N = 64, 128, 192 or 256 (d, desc_a, desc_b, accumulate in
+// scope).
+#define ASYNCGEMM_WGMMA_K_MAJOR_BODY(SHAPE_TYPES)                                                             \
+    if constexpr (N == 64) {                                                                                  \
+        asm volatile(ASYNCGEMM_WGMMA_K_MAJOR("64", SHAPE_TYPES, ASYNCGEMM_WGMMA_D0_31, "%32", "%33", "%34")     \
+                     : ASYNCGEMM_F32(0)                                                                       \
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));                                            \
+    } else if constexpr (N == 128) {                                                                          \
+        asm volatile(ASYNCGEMM_WGMMA_K_MAJOR("128", SHAPE_TYPES, ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63, \
+                                             "%64", "%65", "%66")                                             \
+                     : ASYNCGEMM_F64(0)                                                                       \
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));                                            \
+    } else if constexpr (N == 192) {                                                                          \
+        asm volatile(ASYNCGEMM_WGMMA_K_MAJOR("192", SHAPE_TYPES,                                              \
+                                             ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_95, \
+                                             "%96", "%97", "%98")                                             \
+                     : ASYNCGEMM_F64(0), ASYNCGEMM_F32(64)                                                    \
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));                                            \
+    } else {                                                                                                  \
+        asm volatile(ASYNCGEMM_WGMMA_K_MAJOR("256", SHAPE_TYPES,                                              \
+                                             ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_127, \
+                                             "%128", "%129", "%130")                                          \
+                     : ASYNCGEMM_F64(0), ASYNCGEMM_F64(64)                                                    \
+                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));                                            \
+    }
+
+// wgmma.mma_async.sync.aligned.m64n{N}k8.f32.tf32.tf32: as wgmma_m64k16 for fp32 operands read as
+// tf32, K-major only (the instruction has no transpose for 32-bit types).
 template <int N>
 __device__ __forceinline__ void wgmma_m64k8_tf32(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
     static_assert(N == 64 || N == 128 || N == 192 || N == 256,
                   "wgmma_m64k8_tf32 is instantiated for N = 64, 128, 192 and 256");
-    if constexpr (N == 64) {
-        asm volatile(ASYNCGEMM_WGMMA_TF32("64", ASYNCGEMM_WGMMA_D0_31, "%32", "%33", "%34")
-                     : ASYNCGEMM_F32(0)
-                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
-    } else if constexpr (N == 128) {
-        asm volatile(ASYNCGEMM_WGMMA_TF32("128", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63, "%64", "%65", "%66")
-                     : ASYNCGEMM_F64(0)
-                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
-    } else if constexpr (N == 192) {
-        asm volatile(ASYNCGEMM_WGMMA_TF32("192", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_95,
-                                          "%96", "%97", "%98")
-                     : ASYNCGEMM_F64(0), ASYNCGEMM_F32(64)
-                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+    ASYNCGEMM_WGMMA_K_MAJOR_BODY("k8.f32.tf32.tf32")
+}
+
+// wgmma.mma_async.sync.aligned.m64n{N}k32.f32.{e4m3,e5m2}.{e4m3,e5m2}: as wgmma_m64k16 for 8-bit
+// float operands of type T (__nv_fp8_e4m3 or __nv_fp8_e5m2, A and B alike), 32 of K per instruction
+// (32 bytes, as k16 of 16-bit), K-major only.  The products are exact; DeepGEMM reports that the
+// Hopper tensor core keeps fewer bits of the running sum than fp32 does, which long K exposes.
+template <typename T, int N>
+__device__ __forceinline__ void wgmma_m64k32_f8(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
+    static_assert(N == 64 || N == 128 || N == 192 || N == 256,
+                  "wgmma_m64k32_f8 is instantiated for N = 64, 128, 192 and 256");
+    static_assert(std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>, "e4m3 or e5m2 operands");
+    if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) {
+        ASYNCGEMM_WGMMA_K_MAJOR_BODY("k32.f32.e4m3.e4m3")
     } else {
-        asm volatile(ASYNCGEMM_WGMMA_TF32("256", ASYNCGEMM_WGMMA_D0_31 ", " ASYNCGEMM_WGMMA_D32_63 ", " ASYNCGEMM_WGMMA_D64_127,
-                                          "%128", "%129", "%130")
-                     : ASYNCGEMM_F64(0), ASYNCGEMM_F64(64)
-                     : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+        ASYNCGEMM_WGMMA_K_MAJOR_BODY("k32.f32.e5m2.e5m2")
     }
 }
 
-#undef ASYNCGEMM_WGMMA_TF32
+#undef ASYNCGEMM_WGMMA_K_MAJOR_BODY
+#undef ASYNCGEMM_WGMMA_K_MAJOR
 #undef ASYNCGEMM_WGMMA
 #undef ASYNCGEMM_F64
 #undef ASYNCGEMM_F32

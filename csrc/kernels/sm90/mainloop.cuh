@@ -1,5 +1,5 @@
 // A consumer warpgroup's K loop for one tile: for each K block, wait for the stage to land, issue
-// kMmaSteps wgmma.mma_async on it (k16 of f16/bf16 or k8 of tf32 each; operands straight from the
+// kMmaSteps wgmma.mma_async on it (k16 of f16/bf16, k8 of tf32 or k32 of e4m3/e5m2; operands straight from the
 // swizzled TMA tiles through their matrix descriptors), commit them as one group, wait until only
 // the configuration's groups_in_flight groups are still running, and release the stage of the one
 // that finished: MMAs stay queued behind the running one while the loop comes round.  Work of the
@@ -8,6 +8,7 @@
 
 #include <type_traits>
 
+#include "kernels/common/element_type.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/sm90/shared_storage.cuh"
@@ -31,7 +32,8 @@ __device__ __forceinline__ uint64_t b_descriptor(uint32_t b_tile, WarpgroupTile 
                    : mn_major_descriptor(MmaUnit::Wgmma, b_tile, kN / 64 * wg.wg_n, 0, 2);
 }
 
-// Bytes from one K step's descriptor to the next (MN-major operands are 16-bit: tf32 is K-major).
+// Bytes from one K step's descriptor to the next (MN-major operands are 16-bit: tf32 and 8-bit
+// floats are K-major).
 template <bool KMajor>
 __device__ __forceinline__ constexpr uint32_t step_bytes() {
     return KMajor ? k_major_step_bytes() : mn_major_step_bytes(2);
@@ -39,12 +41,12 @@ __device__ __forceinline__ constexpr uint32_t step_bytes() {
 
 // Calls body(a_k_major, b_k_major) with the majors as std::bool_constant: the transpose bits are
 // immediates of wgmma, so each pair of majors is its own loop, chosen once per tile by a branch the
-// whole warpgroup takes alike.  tf32 operands are K-major.
+// whole warpgroup takes alike.  tf32 and 8-bit operands are K-major.
 template <typename T, typename Body>
 __device__ __forceinline__ void with_majors(OperandMajors majors, const Body &body) {
     using K = std::true_type;
     using MN = std::false_type;
-    if constexpr (std::is_same_v<T, float>) {
+    if constexpr (kKMajorOnly<T>) {
         body(K{}, K{});
     } else if (majors.a_k) {
         if (majors.b_k) body(K{}, K{});
@@ -93,6 +95,8 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
                 const uint64_t b = advance_descriptor(b_first, step * step_bytes<kBK>());
                 if constexpr (std::is_same_v<T, float>)
                     wgmma_m64k8_tf32<kN>(acc, a, b, kb > 0 || step > 0);
+                else if constexpr (kIsFp8<T>)
+                    wgmma_m64k32_f8<T, kN>(acc, a, b, kb > 0 || step > 0);
                 else
                     wgmma_m64k16<T, kN, !kAK, !kBK>(acc, a, b, kb > 0 || step > 0);
             }

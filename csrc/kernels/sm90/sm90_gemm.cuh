@@ -1,6 +1,7 @@
-// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = act(alpha * A·B + beta * C + bias) with f16 or
-// bf16 A and B in any majors, or f32 A and B multiplied as tf32 (K-major), fp32 accumulation,
-// f32/f16/bf16 C and D, batched, the bias and activation where the call fuses them; sm_90a only.
+// Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = act(alpha * sa * sb * A·B + beta * C + bias) with
+// f16 or bf16 A and B in any majors, f32 A and B multiplied as tf32 (K-major), or e4m3/e5m2 A and B
+// (K-major) with their tensor scales sa and sb; fp32 accumulation, f32/f16/bf16 C and D, batched, the
+// bias and activation where the call fuses them; sm_90a only.
 //
 // Persistent and warp-specialized: one block per SM walks output tiles in grouped order
 // (kernels/common/persistent_scheduler.cuh).  Warpgroup 0 gives most of its registers away
@@ -61,6 +62,9 @@ enum class Store {
 
 struct NothingHeld {};
 
+// A dequantizing tensor scale: one fp32 in global memory, or 1 where the call gives none.
+__device__ __forceinline__ float input_scale(const float *scale) { return scale != nullptr ? *scale : 1.f; }
+
 // reduce_split_k's group: one consumer warpgroup, its named barrier, and its slot in shared memory
 // through which the leader's verdict reaches the others.
 struct WarpgroupGroup {
@@ -83,7 +87,9 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     constexpr bool kAddC = kStore == Store::NowAddC;
     const int thread = static_cast<int>(threadIdx.x) % kWarpgroupThreads;
     const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
-    const float alpha = p.k_blocks > 0 ? p.alpha : 0.f;
+    // The 8-bit inputs' tensor scales are read here, past the wait for the kernel before, which may
+    // have written them.
+    const float alpha = p.k_blocks > 0 ? p.alpha * input_scale(p.scale_a) * input_scale(p.scale_b) : 0.f;
     const PersistentScheduler<Sm90Params> schedule(p);
     RingPosition<kC.stages> slot;
     EpilogueState state;
@@ -164,7 +170,7 @@ __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const S
 template <typename T, int Config, Majors kMajors>
 __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    static_assert(!std::is_same_v<T, float> || kMajors == Majors::KK, "tf32 operands are K-major");
+    static_assert(!kKMajorOnly<T> || kMajors == Majors::KK, "tf32 and 8-bit operands are K-major");
     constexpr TileConfig kC = kTileConfigs[Config];
     extern __shared__ __align__(128) char dynamic_smem[];
     constexpr int kActive = consumers(kC);

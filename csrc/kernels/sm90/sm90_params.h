@@ -14,8 +14,9 @@
 namespace asyncgemm {
 
 struct Sm90Params {
-    CUtensorMap a_map;  // K-major A: {k, m}, boxes {64, tile_m}; MN-major: {m, k}, boxes {64, 64}
-    CUtensorMap b_map;  // K-major B: {k, n}, boxes {64, tile_n}; MN-major: {n, k}, boxes {64, 64}
+    // K-major A: {k, m}, boxes {block_k, tile_m}; MN-major (16-bit only): {m, k}, boxes {64, 64}
+    CUtensorMap a_map;
+    CUtensorMap b_map;  // likewise for B, with n and tile_n
     CUtensorMap c_map;  // {n, m}, boxes of one epilogue chunk; unused when beta == 0
     CUtensorMap d_map;  // {n, m}, boxes of one epilogue chunk
     // D as the epilogue writes it where a TMA store cannot or a fused epilogue stores it (see
@@ -50,6 +51,9 @@ struct Sm90Params {
     int32_t bias_per_row;
     int32_t type_bias;
     int32_t activation;
+    // The 8-bit inputs' tensor scales (GemmParams's), folded into alpha by the consumers; null: 1.
+    const float *scale_a;
+    const float *scale_b;
 };
 
 }  // namespace asyncgemm
