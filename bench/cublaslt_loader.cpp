@@ -138,7 +138,8 @@ std::optional<std::string> CublasLt::missing_epilogue(const GemmWorkload &w) {
     return std::string("no cuBLASLt epilogue for ") + activation_text(w.activation);
 }
 
-std::unique_ptr<LtMatmul> CublasLt::plan(const GemmWorkload &w, const void *bias, std::string &why_not) const {
+std::unique_ptr<LtMatmul> CublasLt::plan(const GemmWorkload &w, const void *bias, const float *scale_a,
+                                         const float *scale_b, std::string &why_not) const {
     const std::optional<cublasLtEpilogue_t> fused = epilogue(w);
     if (!fused) {
         why_not = *missing_epilogue(w);
@@ -205,6 +206,19 @@ std::unique_ptr<LtMatmul> CublasLt::plan(const GemmWorkload &w, const void *bias
                "CUBLASLT_MATMUL_DESC_BIAS_POINTER");
             ok(api_->desc_set(plan->desc_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type),
                "CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE");
+        }
+        if (w.fp8()) {
+            // An 8-bit workload has no bias, so it goes column-major: cuBLASLt's A is our B and its B
+            // our A, and the scales swap with them.  Fast accumulation (partial sums not promoted to
+            // fp32 along K) is cuBLASLt's fastest FP8 path, the one FP8 kernels are measured against.
+            const int8_t fast_accumulation = 1;
+            ok(api_->desc_set(plan->desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_b, sizeof scale_b),
+               "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER");
+            ok(api_->desc_set(plan->desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_a, sizeof scale_a),
+               "CUBLASLT_MATMUL_DESC_B_SCALE_POINTER");
+            ok(api_->desc_set(plan->desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulation,
+                              sizeof fast_accumulation),
+               "CUBLASLT_MATMUL_DESC_FAST_ACCUM");
         }
     }
 

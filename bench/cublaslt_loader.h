@@ -1,5 +1,6 @@
-// cuBLASLt, the reference of the workloads with a bias or an activation: its epilogues fuse them into
-// the GEMM as asyncgemm_matmul does.  Opened at run time like cuBLAS (cublas_loader.h), as
+// cuBLASLt, the reference of the workloads with a bias or an activation, whose epilogues fuse them
+// into the GEMM as asyncgemm_matmul does, and of those with 8-bit inputs (its FP8 matmul, with a
+// scale for A and one for B).  Opened at run time like cuBLAS (cublas_loader.h), as
 // libcublasLt.so.13 or else libcublasLt.so of the same major version, so neither the benchmark nor
 // the library ever links it.
 //
@@ -7,6 +8,10 @@
 // which cuBLAS gets as the column-major D^T = op_b(B)^T op_a(A)^T: there a bias per row of cuBLASLt's
 // D is one per column of ours, so bias=col (and no bias) goes that way.  bias=row goes as the
 // row-major problem itself (CUBLASLT_ORDER_ROW layouts, no swap), where cuBLASLt's rows are ours.
+// FP8 goes the first way: cuBLASLt multiplies 8-bit inputs in its "TN" form alone, A transposed and B
+// not, both K-major, and the benchmark's NT (A m x k, B n x k, both row-major) is exactly that as
+// D^T (n x m) = B^T A: cuBLASLt's A is our B, read as the column-major k x n it is and transposed,
+// its B our A, the column-major k x m, not transposed.
 #pragma once
 
 #include <cstdint>
@@ -62,10 +67,12 @@ public:
     // Why cuBLASLt has no epilogue for the workload's activation (GELU-erf and SiLU); none if it has.
     static std::optional<std::string> missing_epilogue(const GemmWorkload &workload);
 
-    // The workload's D = act(op_a(A) op_b(B) + beta D + bias) with cuBLASLt's epilogue (bias: the
-    // workload's bias vector, one for every matrix of a batch), its algorithm chosen once here; null,
-    // with why_not, where cuBLASLt has no epilogue or no algorithm for it.
-    std::unique_ptr<LtMatmul> plan(const GemmWorkload &workload, const void *bias, std::string &why_not) const;
+    // The workload's D = act(sa sb op_a(A) op_b(B) + beta D + bias) with cuBLASLt's epilogue (bias:
+    // the workload's bias vector, one for every matrix of a batch; scale_a and scale_b: sa and sb, one
+    // fp32 each in device memory, for 8-bit inputs alone, with fast accumulation), its algorithm chosen
+    // once here; null, with why_not, where cuBLASLt has no epilogue or no algorithm for it.
+    std::unique_ptr<LtMatmul> plan(const GemmWorkload &workload, const void *bias, const float *scale_a,
+                                   const float *scale_b, std::string &why_not) const;
 
     // Runs a plan on these inputs; d holds C on entry where beta != 0, as for Cublas::gemm.
     cublasStatus_t matmul(const LtMatmul &plan, const void *a, const void *b, void *d) const;

@@ -7,6 +7,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include "check.h"
 
@@ -87,10 +88,14 @@ void upload(void *dst, const std::vector<float> &values, asyncgemm_dtype_t dtype
     case ASYNCGEMM_R_16BF:
         upload_as<__nv_bfloat16>(dst, values, [](float x) { return __float2bfloat16_rn(x); }, stream);
         return;
-    case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
+    case ASYNCGEMM_R_8F_E4M3:  // saturating to the finite range (no value of [-1, 1] comes near it)
+        upload_as<__nv_fp8_e4m3>(dst, values, [](float x) { return __nv_fp8_e4m3(x); }, stream);
+        return;
+    case ASYNCGEMM_R_8F_E5M2:
+        upload_as<__nv_fp8_e5m2>(dst, values, [](float x) { return __nv_fp8_e5m2(x); }, stream);
+        return;
     }
-    throw std::invalid_argument("upload: not a 16- or 32-bit element type");
+    throw std::invalid_argument("upload: not an element type of the library");
 }
 
 std::vector<double> download_as_double(const void *src, std::size_t count, asyncgemm_dtype_t dtype,
@@ -104,9 +109,11 @@ std::vector<double> download_as_double(const void *src, std::size_t count, async
         return download_as<__nv_bfloat16>(src, count,
                                           [](__nv_bfloat16 x) { return double(__bfloat162float(x)); }, stream);
     case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
+        return download_as<__nv_fp8_e4m3>(src, count, [](__nv_fp8_e4m3 x) { return double(float(x)); }, stream);
+    case ASYNCGEMM_R_8F_E5M2:
+        return download_as<__nv_fp8_e5m2>(src, count, [](__nv_fp8_e5m2 x) { return double(float(x)); }, stream);
     }
-    throw std::invalid_argument("download_as_double: not a 16- or 32-bit element type");
+    throw std::invalid_argument("download_as_double: not an element type of the library");
 }
 
 }  // namespace bench

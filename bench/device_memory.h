@@ -39,7 +39,8 @@ std::vector<float> random_uniform(std::size_t count, std::mt19937_64 &rng);
 void copy_to_device(void *dst, const void *src, std::size_t bytes, cudaStream_t stream);
 void copy_to_host(void *dst, const void *src, std::size_t bytes, cudaStream_t stream);
 
-// Rounds values to dtype on the host (round to nearest even) and copies them to dst.
+// Rounds values to dtype on the host (round to nearest even; cuda_fp8.h's conversions for the 8-bit
+// types) and copies them to dst.
 void upload(void *dst, const std::vector<float> &values, asyncgemm_dtype_t dtype, cudaStream_t stream);
 
 // count elements of dtype at src, widened to double.

@@ -18,7 +18,14 @@ const char *dtype_name(asyncgemm_dtype_t dtype) {
 }
 
 std::size_t element_bytes(asyncgemm_dtype_t dtype) {
-    return dtype == ASYNCGEMM_R_32F ? 4 : 2;
+    switch (dtype) {
+    case ASYNCGEMM_R_32F: return 4;
+    case ASYNCGEMM_R_16F:
+    case ASYNCGEMM_R_16BF: return 2;
+    case ASYNCGEMM_R_8F_E4M3:
+    case ASYNCGEMM_R_8F_E5M2: break;
+    }
+    return 1;
 }
 
 char op_letter(asyncgemm_op_t op) {

@@ -9,7 +9,7 @@
 
 namespace bench {
 
-const char *dtype_name(asyncgemm_dtype_t dtype);                  // "f32", "f16", "bf16"
+const char *dtype_name(asyncgemm_dtype_t dtype);                  // "f32", "f16", "bf16", "e4m3"
 std::size_t element_bytes(asyncgemm_dtype_t dtype);
 char op_letter(asyncgemm_op_t op);                                // 'N' or 'T'
 const char *algo_name(asyncgemm_algo_t algo);                     // "PIPELINED", ...

@@ -30,6 +30,21 @@ std::size_t matrix_bytes(int64_t elements, asyncgemm_dtype_t dtype) {
     return std::size_t(elements) * element_bytes(dtype);
 }
 
+// The scales of 8-bit A and B, one fp32 each in device memory (ASYNCGEMM_SCALE_TENSOR; cuBLASLt's
+// A_SCALE_POINTER and B_SCALE_POINTER): powers of two, so that scaled values stay exact, and of a
+// product other than 1, so that a product that drops both scales is caught as surely as one that
+// drops one.
+constexpr float kScaleA = 0.5f, kScaleB = 0.25f;
+// Each scale 16 bytes into its buffer from the other: cuBLASLt 13.1's cublasLtMatmul refuses a scale
+// pointer off a 16-byte boundary (NOT_SUPPORTED, where its heuristic has accepted the plan).
+constexpr std::size_t kScaleSlotBytes = 16;
+
+// The widened inputs of the check of an 8-bit workload that cuBLASLt does not multiply (below): its
+// A and B in a 16-bit type.
+std::size_t widened_bytes(const GemmWorkload &w) {
+    return w.fp8() ? matrix_bytes(w.a_elements() + w.b_elements(), ASYNCGEMM_R_16BF) : 0;
+}
+
 // As many sets of A and B as it takes to exceed twice the L2, laid out one after another in one pool:
 // cycling through them, each run reads its inputs from DRAM, as a large problem would, rather than
 // finding them in L2 where the run before left them.
@@ -55,17 +70,29 @@ private:
 // unit in the last place of the largest outputs (2^-10 relative for f16, 2^-7 for bf16) plus fp32
 // reassociation (~1e-6 at these depths).  The bounds leave a wide margin and still catch a wrong
 // tile, or TF32 in an fp32 product (~3e-4 at 4096^3).  Two TF32 products differ by about that
-// much again where one rounds its inputs to tf32 and the other truncates them.
+// much again where one rounds its inputs to tf32 and the other truncates them.  The products of
+// 8-bit inputs are exact in fp32, but their sums need not be: cuBLASLt's fast accumulation never
+// promotes the FP8 tensor cores' partial sums, narrower than fp32, along K, nor need asyncgemm's
+// kernels, while the check without cuBLASLt (e5m2) is against cuBLAS's fp32 sums: asyncgemm's first
+// FP8 kernels came within 4.3e-3 of those at 4096^3 on an H200.  The bound, whatever D's type, is
+// 2e-2 of max |D|: above that drift, far below a dropped scale (a factor of 2 at least) or a wrong
+// tile.
 double error_tolerance(const GemmWorkload &w) {
     if (w.tf32) return 5e-3;
+    if (w.fp8()) return 2e-2;
     switch (w.out) {
     case ASYNCGEMM_R_16F: return 1e-2;
     case ASYNCGEMM_R_16BF: return 5e-2;
-    case ASYNCGEMM_R_32F: break;
+    case ASYNCGEMM_R_32F:
     case ASYNCGEMM_R_8F_E4M3:
-    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit inputs: no GEMM of this version takes them
+    case ASYNCGEMM_R_8F_E5M2: break;  // 8-bit floats are inputs only
     }
     return 5e-5;
+}
+
+// The type whose tolerance a workload is checked with.
+const char *tolerance_name(const GemmWorkload &w) {
+    return w.tf32 ? "tf32" : dtype_name(w.fp8() ? w.dtype : w.out);
 }
 
 // max |out - ref| / max |ref| over the elements of D (not the padding past each row); NaN when out
@@ -88,15 +115,35 @@ std::optional<std::string> error_verdict(double error, const GemmWorkload &w) {
     if (std::isnan(error)) return std::string("D holds NaN: elements left unwritten or computed from garbage");
     if (error <= error_tolerance(w)) return std::nullopt;
     char note[64];
-    std::snprintf(note, sizeof note, "error above the %s tolerance %.0e", w.tf32 ? "tf32" : dtype_name(w.out),
-                  error_tolerance(w));
+    std::snprintf(note, sizeof note, "error above the %s tolerance %.0e", tolerance_name(w), error_tolerance(w));
     return std::string(note);
 }
 
-// A named algorithm may decline a problem it was not built for; AUTO must serve every problem.
-bool declined(asyncgemm_algo_t algo, asyncgemm_status_t status) {
-    return algo != ASYNCGEMM_ALGO_AUTO &&
-           (status == ASYNCGEMM_STATUS_NOT_SUPPORTED || status == ASYNCGEMM_STATUS_MISALIGNED);
+// A named algorithm may decline a problem it was not built for; AUTO must serve every problem but
+// those of 8-bit inputs where the Hopper family (which alone multiplies them) does not run.
+bool declined(const Session &s, const GemmWorkload &w, asyncgemm_algo_t algo, asyncgemm_status_t status) {
+    if (algo != ASYNCGEMM_ALGO_AUTO)
+        return status == ASYNCGEMM_STATUS_NOT_SUPPORTED || status == ASYNCGEMM_STATUS_MISALIGNED;
+    int hopper = 0;
+    return w.fp8() && status == ASYNCGEMM_STATUS_NOT_SUPPORTED &&
+           asyncgemm_algo_available(s.handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, &hopper) == ASYNCGEMM_STATUS_SUCCESS &&
+           hopper == 0;
+}
+
+// Whether a workload has a reference row (the progress counts it): cuBLAS's, or cuBLASLt's where the
+// workload needs it.  Where cuBLASLt refuses a workload and cuBLAS cannot stand in (it was not
+// opened, or the inputs are 8-bit, which it does not multiply), the row is a skipped one saying why.
+bool has_reference(const Session &s, const GemmWorkload &w) {
+    return s.cublas != nullptr || (w.needs_matmul() && s.cublaslt != nullptr);
+}
+
+// count 8-bit values at src, times scale, as floats on the host.
+std::vector<float> widened(const void *src, int64_t count, asyncgemm_dtype_t dtype, float scale,
+                           cudaStream_t stream) {
+    const std::vector<double> narrow = download_as_double(src, std::size_t(count), dtype, stream);
+    std::vector<float> values(narrow.size());
+    std::transform(narrow.begin(), narrow.end(), values.begin(), [scale](double x) { return float(x) * scale; });
+    return values;
 }
 
 // Sets D's storage to C's values before a checked run of a workload with beta != 0 (cuBLAS's C is
@@ -111,15 +158,15 @@ void prepare_output(void *d, const void *c, std::size_t bytes, cudaStream_t stre
 constexpr const char *kPassRow = "GEMM+pass";
 constexpr asyncgemm_algo_t kPassAlgorithm = ASYNCGEMM_ALGO_AUTO;
 
-// One workload on the device: its rotating inputs, C where beta != 0, its bias, an output for the
-// reference and one for asyncgemm, and what the reference row leaves for the others to be measured
-// against.
+// One workload on the device: its rotating inputs, C where beta != 0, its bias, the scales of 8-bit
+// inputs, an output for the reference and one for asyncgemm, and what the reference row leaves for
+// the others to be measured against.
 class WorkloadRun {
 public:
     WorkloadRun(const Session &session, const GemmWorkload &workload, const InputRotation &rotation)
         : s_(session), w_(workload), rotation_(rotation), pool_(rotation.pool_bytes()),
-          c_(workload.reads_c() ? d_bytes() : 0), bias_(bias_bytes(workload)), d_cublas_(d_bytes()),
-          d_asyncgemm_(d_bytes()) {
+          c_(workload.reads_c() ? d_bytes() : 0), bias_(bias_bytes(workload)),
+          scales_(workload.fp8() ? 2 * kScaleSlotBytes : 0), d_cublas_(d_bytes()), d_asyncgemm_(d_bytes()) {
         for (int64_t set = 0; set < rotation_.sets(); ++set) {
             upload(pool_.data() + rotation_.a_offset(set), random_uniform(w_.a_elements(), s_.rng), w_.dtype,
                    s_.stream);
@@ -129,24 +176,30 @@ public:
         if (w_.reads_c()) upload(c_.data(), random_uniform(w_.d_elements(), s_.rng), w_.out, s_.stream);
         if (w_.bias != ASYNCGEMM_BIAS_NONE)
             upload(bias_.data(), random_uniform(w_.bias_elements(), s_.rng), w_.bias_type(), s_.stream);
+        if (w_.fp8()) {
+            upload(scales_.data(), {kScaleA}, ASYNCGEMM_R_32F, s_.stream);
+            upload(scales_.data() + kScaleSlotBytes, {kScaleB}, ASYNCGEMM_R_32F, s_.stream);
+        }
         choose_reference();
     }
 
     static std::size_t bias_bytes(const GemmWorkload &w) { return matrix_bytes(w.bias_elements(), w.bias_type()); }
 
-    // Whether there is a reference row (gemm_steps counts it), and its name.  With cuBLASLt but not
-    // cuBLAS, a workload whose epilogue cuBLASLt refuses gets a skipped cuBLASLt row saying why.
-    bool has_reference() const { return s_.cublas != nullptr || (w_.has_epilogue() && s_.cublaslt != nullptr); }
-    const char *reference_name() const { return lt_plan_ || !s_.cublas ? "cuBLASLt" : "cuBLAS"; }
+    // Whether there is a reference row, and its name.
+    bool has_reference() const { return bench::has_reference(s_, w_); }
+    const char *reference_name() const { return lt_plan_ || !s_.cublas || w_.fp8() ? "cuBLASLt" : "cuBLAS"; }
 
     // Runs the reference once and keeps its D; the row says why where it fails.  Without a cuBLASLt
-    // epilogue the reference D is cuBLAS's GEMM followed by the separate pass, and the time the plain GEMM's.
+    // epilogue the reference D is cuBLAS's GEMM followed by the separate pass, and the time the plain
+    // GEMM's.  Without cuBLASLt's FP8 matmul, the reference row of an 8-bit workload is skipped, with
+    // D kept from cuBLAS's GEMM of the same values widened to 16 bits, where cuBLAS is there.
     GemmResult check_reference() {
         GemmResult row{w_, reference_name()};
         row.reference = true;
         row.note = reference_note_;
-        if (!lt_plan_ && !s_.cublas) {
+        if (!lt_plan_ && (w_.fp8() || !s_.cublas)) {
             row.outcome = Outcome::skipped;
+            if (w_.fp8() && s_.cublas) keep_widened_reference(row);
             return row;
         }
         prepare_output(d_cublas_.data(), c(), d_bytes(), s_.stream);
@@ -169,7 +222,7 @@ public:
         prepare_output(d_asyncgemm_.data(), w_.in_place ? c() : nullptr, d_bytes(), s_.stream);
         const asyncgemm_status_t status = run_asyncgemm(algo, 0);
         if (status != ASYNCGEMM_STATUS_SUCCESS) {
-            row.outcome = declined(algo, status) ? Outcome::skipped : Outcome::failed;
+            row.outcome = declined(s_, w_, algo, status) ? Outcome::skipped : Outcome::failed;
             row.note = asyncgemm_failure(status, asyncgemm_call());
             return row;
         }
@@ -211,19 +264,45 @@ private:
     const void *a(int64_t run) const { return pool_.data() + rotation_.a_offset(run); }
     const void *b(int64_t run) const { return pool_.data() + rotation_.b_offset(run); }
     const void *c() const { return w_.reads_c() ? c_.data() : nullptr; }
+    const float *scale_a() const { return reinterpret_cast<const float *>(scales_.data()); }
+    const float *scale_b() const { return reinterpret_cast<const float *>(scales_.data() + kScaleSlotBytes); }
     const char *asyncgemm_call() const {
-        return w_.has_epilogue() ? "asyncgemm_matmul" : "asyncgemm_gemm_strided_batched";
+        return w_.needs_matmul() ? "asyncgemm_matmul" : "asyncgemm_gemm_strided_batched";
     }
 
-    // cuBLASLt for a workload with an epilogue it has; cuBLAS otherwise, with a note saying why
-    // where the workload has an epilogue.
+    // cuBLASLt for a workload with an epilogue it has, or with 8-bit inputs it multiplies; cuBLAS
+    // otherwise, with a note saying why where the workload needs cuBLASLt.
     void choose_reference() {
-        if (!w_.has_epilogue()) return;
+        if (!w_.needs_matmul()) return;
         std::string why_not = "cuBLASLt not opened (the header says why)";
         if (const std::optional<std::string> missing = CublasLt::missing_epilogue(w_)) why_not = *missing;
-        else if (s_.cublaslt) lt_plan_ = s_.cublaslt->plan(w_, bias_.data(), why_not);
-        if (!lt_plan_) reference_note_ = s_.cublas ? why_not + "; timed: cuBLAS's plain GEMM" : why_not;
-        else if (lt_plan_->row_major()) reference_note_ = "row-major layouts (CUBLASLT_ORDER_ROW)";
+        else if (s_.cublaslt) lt_plan_ = s_.cublaslt->plan(w_, bias_.data(), scale_a(), scale_b(), why_not);
+        if (lt_plan_) {
+            if (lt_plan_->row_major()) reference_note_ = "row-major layouts (CUBLASLT_ORDER_ROW)";
+            return;
+        }
+        const char *instead = w_.fp8() ? "; checked against cuBLAS's GEMM of the values in 16 bits, untimed"
+                                       : "; timed: cuBLAS's plain GEMM";
+        reference_note_ = s_.cublas ? why_not + instead : why_not;
+    }
+
+    // cuBLAS multiplies no 8-bit type, but f16 and bf16 hold every e4m3 and e5m2 value exactly, times
+    // a scale (a power of two) too, and their products are exact in fp32: cuBLAS's GEMM of run 0's
+    // inputs so widened on the host is the scaled product in fp32, the one asyncgemm's FP8 computes.
+    // Its D is kept for the check; the row stays skipped, and is not timed.
+    void keep_widened_reference(GemmResult &row) {
+        GemmWorkload wide = w_;
+        wide.dtype = w_.out == ASYNCGEMM_R_16F ? ASYNCGEMM_R_16F : ASYNCGEMM_R_16BF;  // a pair cublasGemmEx takes
+        const DeviceBuffer a(matrix_bytes(w_.a_elements(), wide.dtype)), b(matrix_bytes(w_.b_elements(), wide.dtype));
+        upload(a.data(), widened(this->a(0), w_.a_elements(), w_.dtype, kScaleA, s_.stream), wide.dtype, s_.stream);
+        upload(b.data(), widened(this->b(0), w_.b_elements(), w_.dtype, kScaleB, s_.stream), wide.dtype, s_.stream);
+        prepare_output(d_cublas_.data(), c(), d_bytes(), s_.stream);
+        const cublasStatus_t status = s_.cublas->gemm(wide, a.data(), b.data(), d_cublas_.data());
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            row.note += "; cublasGemmEx: " + s_.cublas->status_string(status) + ", D not checked";
+            return;
+        }
+        reference_ = download_as_double(d_cublas_.data(), std::size_t(w_.d_elements()), w_.out, s_.stream);
     }
 
     cublasStatus_t run_reference(int64_t run) {
@@ -235,10 +314,10 @@ private:
         return lt_plan_ ? s_.cublaslt->status_string(status) : s_.cublas->status_string(status);
     }
 
-    // The product with the workload's epilogue fused where it has one (asyncgemm_matmul), else the
-    // call it has always been timed with.
+    // The product with the workload's epilogue fused where it has one, or with the scales of its 8-bit
+    // inputs (asyncgemm_matmul), else the call it has always been timed with.
     asyncgemm_status_t run_asyncgemm(asyncgemm_algo_t algo, int64_t run) {
-        if (!w_.has_epilogue()) return run_plain_asyncgemm(algo, run);
+        if (!w_.needs_matmul()) return run_plain_asyncgemm(algo, run);
         asyncgemm_matmul_desc_t desc;
         asyncgemm_matmul_desc_init(&desc);
         void *d = d_asyncgemm_.data();
@@ -255,6 +334,10 @@ private:
         desc.d = d, desc.type_d = w_.out, desc.ldd = w_.ldd(), desc.stride_d = batched ? w_.d_stride() : 0;
         desc.bias_mode = w_.bias, desc.bias = bias_.data(), desc.type_bias = w_.bias_type(), desc.stride_bias = 0;
         desc.activation = w_.activation;
+        if (w_.fp8()) {
+            desc.scale_mode_a = desc.scale_mode_b = ASYNCGEMM_SCALE_TENSOR;
+            desc.scale_a = scale_a(), desc.scale_b = scale_b();
+        }
         desc.algo = algo;
         return asyncgemm_matmul(s_.handle, &desc, s_.stream);
     }
@@ -285,8 +368,8 @@ private:
     const Session &s_;
     const GemmWorkload &w_;
     const InputRotation &rotation_;
-    DeviceBuffer pool_, c_, bias_, d_cublas_, d_asyncgemm_;
-    std::unique_ptr<LtMatmul> lt_plan_;  // the reference where cuBLASLt has the workload's epilogue
+    DeviceBuffer pool_, c_, bias_, scales_, d_cublas_, d_asyncgemm_;
+    std::unique_ptr<LtMatmul> lt_plan_;  // the reference where cuBLASLt has the workload's epilogue or FP8
     std::string reference_note_;         // how the reference row was made, where that needs saying
     std::vector<double> reference_;      // the reference's D for the inputs of run 0
 };
@@ -328,8 +411,7 @@ void record(GemmResult &row, const Timing &timing) {
 }  // namespace
 
 int gemm_steps(const Session &session, const GemmWorkload &w, const std::vector<asyncgemm_algo_t> &algorithms) {
-    const bool reference = session.cublas != nullptr || (w.has_epilogue() && session.cublaslt != nullptr);
-    return (reference ? 1 : 0) + int(algorithms.size()) + (w.has_epilogue() ? 1 : 0);
+    return (has_reference(session, w) ? 1 : 0) + int(algorithms.size()) + (w.has_epilogue() ? 1 : 0);
 }
 
 void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vector<asyncgemm_algo_t> &algorithms,
@@ -337,7 +419,8 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
     const InputRotation rotation(w, s.l2_bytes);
     const std::size_t d_bytes = matrix_bytes(w.d_elements(), w.out);
     const std::size_t c_bytes = w.reads_c() ? d_bytes : 0;
-    const std::size_t needed = rotation.pool_bytes() + 2 * d_bytes + c_bytes + WorkloadRun::bias_bytes(w);
+    const std::size_t needed =
+        rotation.pool_bytes() + 2 * d_bytes + c_bytes + WorkloadRun::bias_bytes(w) + widened_bytes(w);
     if (const std::optional<std::string> shortfall = memory_shortfall(needed)) {
         GemmResult skipped{w, "-"};
         skipped.outcome = Outcome::skipped;

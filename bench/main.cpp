@@ -119,10 +119,11 @@ void run(const Options &options, RunInfo &info, Results &results, Progress &prog
     std::string why_no_cublas;
     const std::unique_ptr<Cublas> cublas = Cublas::open(stream.get(), why_no_cublas);
     info.cublas = cublas ? "cuBLAS " + cublas->version() : "no cuBLAS (" + why_no_cublas + ")";
-    // cuBLASLt only where a workload has an epilogue: the other runs neither need it nor its workspace.
+    // cuBLASLt only where a workload has an epilogue or 8-bit inputs: the other runs neither need it
+    // nor its workspace.
     std::unique_ptr<CublasLt> cublaslt;
     if (std::any_of(options.workloads.begin(), options.workloads.end(),
-                    [](const GemmWorkload &w) { return w.has_epilogue(); })) {
+                    [](const GemmWorkload &w) { return w.needs_matmul(); })) {
         std::string why_no_cublaslt;
         cublaslt = CublasLt::open(stream.get(), why_no_cublaslt);
         info.cublas += cublaslt ? ", cuBLASLt " + cublaslt->version() : ", no cuBLASLt (" + why_no_cublaslt + ")";

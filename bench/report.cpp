@@ -181,9 +181,18 @@ void add_unique(std::vector<std::string> &list, const std::string &item) {
 
 constexpr const char *kPassRow = "GEMM+pass";
 
+// The same product with bf16 inputs, which an 8-bit workload's speed-up is read against.
+std::string bf16_twin(const GemmWorkload &w) {
+    GemmWorkload twin = w;
+    twin.dtype = ASYNCGEMM_R_16BF;
+    return describe(twin);
+}
+
 // Per algorithm and reference: the geometric mean of x cuBLAS (or x cuBLASLt) over the rows that
 // have one, and the worst row; then, where workloads have a GEMM+pass row, each fused algorithm's
-// time against it (GEMM+pass's median over the algorithm's: above 1, fusing is faster).
+// time against it (GEMM+pass's median over the algorithm's: above 1, fusing is faster); and where an
+// 8-bit workload's bf16 twin is in the table too (the fp8 suite), each algorithm's 8-bit time against
+// its bf16 one (the bf16 median over the 8-bit one: the speed-up of FP8).
 void print_summary(std::ostream &out, const std::string &title, const std::vector<const GemmResult *> &results) {
     // A workload's rows follow its reference row, where it has one.
     std::vector<std::string> references(results.size());
@@ -219,19 +228,33 @@ void print_summary(std::ostream &out, const std::string &title, const std::vecto
         }
         summary.print(out, title, algorithm, kPassRow);
     }
+
+    for (const std::string &algorithm : algorithms) {
+        RatioSummary summary;
+        for (const GemmResult *eight : results) {
+            if (eight->algorithm != algorithm || !eight->workload.fp8() || !eight->median_ms) continue;
+            const std::string twin = bf16_twin(eight->workload);
+            for (const GemmResult *r : results)
+                if (r->algorithm == algorithm && r->median_ms && describe(r->workload) == twin)
+                    summary.add(*r->median_ms / *eight->median_ms, *eight);
+        }
+        summary.print(out, title, algorithm, algorithm + " on bf16");
+    }
 }
 
 // One table per suite, in the order the rows ran, and the rows of no suite (the seed workloads and
 // --shape) in one of their own; each followed by its summary.
 void print_gemm_tables(std::ostream &out, const std::vector<GemmResult> &results, const std::string &timing) {
     const bool bursts = timing != "events";
-    out << "\nGEMM: row-major D = op_a(A) op_b(B) + beta C, alpha 1, median "
+    out << "\nGEMM: row-major D = op_a(A) op_b(B) + beta C, alpha 1 (e4m3 and e5m2: A and B scaled by 0.5 and "
+           "0.25), median "
         << (timing == "graphs" ? "GPU time per call in replayed graphs of bursts"
                                : bursts ? "GPU time per call in bursts" : "of timed runs")
         << "; x cuBLAS > 1 is faster than the workload's reference (cuBLAS; for bias= and act= workloads cuBLASLt "
-           "with the epilogue, or cuBLAS's plain GEMM where it has none); GEMM+pass: AUTO's plain GEMM, then a "
-           "separate bias and activation pass; GB/s counts A and B read once, C read, D written; SM MHz, mJ/run "
-           "and C: the GPU's mean clock, energy per run and temperature over the timed runs\n";
+           "with the epilogue, or cuBLAS's plain GEMM where it has none; for e4m3 and e5m2 workloads cuBLASLt's FP8 "
+           "matmul); GEMM+pass: AUTO's plain GEMM, then a separate bias and activation pass; GB/s counts A and B "
+           "read once, C read, D written; SM MHz, mJ/run and C: the GPU's mean clock, energy per run and "
+           "temperature over the timed runs\n";
     std::vector<std::string> groups;
     for (const GemmResult &r : results)
         if (std::find(groups.begin(), groups.end(), r.workload.suite) == groups.end()) groups.push_back(r.workload.suite);

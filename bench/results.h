@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "asyncgemm.h"
+#include "enums.h"
 #include "workload.h"
 
 namespace bench {
@@ -43,7 +44,7 @@ struct GemmResult {
     std::optional<double> gb_per_s() const {
         if (!median_ms) return std::nullopt;
         const GemmWorkload &w = workload;
-        const double in = w.tf32 || w.dtype == ASYNCGEMM_R_32F ? 4.0 : 2.0, out = w.out == ASYNCGEMM_R_32F ? 4.0 : 2.0;
+        const double in = double(element_bytes(w.dtype)), out = double(element_bytes(w.out));
         const double batch = double(w.batch), m = double(w.m), n = double(w.n), k = double(w.k);
         const double bytes = batch * ((m * k + k * n) * in + m * n * out * (w.reads_c() ? 2.0 : 1.0));
         return bytes / (*median_ms * 1e6);

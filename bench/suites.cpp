@@ -199,6 +199,21 @@ std::vector<GemmWorkload> epilogue_fused() {
     };
 }
 
+// 8-bit y = x·Wᵀ (e4m3, D in bf16) against cuBLASLt's FP8 matmul, each product followed by the same
+// in bf16 against cuBLAS: the summary sets AUTO's FP8 against both (the goal: at least 1.00x
+// cuBLASLt's FP8 and 1.6x AUTO's own bf16).
+std::vector<GemmWorkload> fp8() {
+    std::vector<GemmWorkload> w;
+    const auto add = [&](int64_t tokens, int64_t out, int64_t in, const std::string &label) {
+        for (asyncgemm_dtype_t dtype : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_16BF})
+            w.push_back(labelled(gemm_workload(tokens, out, in, dtype, "NT"), label));
+    };
+    add(4096, 4096, 4096, "Llama-3-8B o, 4096 tokens");
+    add(8192, 8192, 8192, "Llama-3-70B o, 8192 tokens");
+    add(4096, 14336, 4096, "Llama-3-8B up, 4096 tokens");
+    return w;
+}
+
 std::vector<Suite> make_suites() {
     std::vector<Suite> suites = {
         {"llm-prefill", "y = x·Wᵀ of Llama-3-8B/70B and Qwen2.5-7B projections at 128-8192 tokens, bf16",
@@ -211,6 +226,8 @@ std::vector<Suite> make_suites() {
         {"epilogue", "beta != 0, C == D, f32 D from 16-bit inputs", epilogue()},
         {"epilogue-fused", "bias and activation fused (asyncgemm_matmul) against cuBLASLt's epilogues and GEMM+pass",
          epilogue_fused()},
+        {"fp8", "e4m3 y = x·Wᵀ against cuBLASLt's FP8 matmul, and the same products in bf16 against cuBLAS",
+         fp8()},
     };
     for (Suite &suite : suites)
         for (GemmWorkload &w : suite.workloads) w.suite = suite.name;

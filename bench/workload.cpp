@@ -35,9 +35,29 @@ int64_t parse_integer(const std::string &text, int64_t low, int64_t high, const 
 // "tf32" is f32 data in TF32 math.
 asyncgemm_dtype_t parse_dtype(const std::string &text, const std::string &spec) {
     if (text == "tf32") return ASYNCGEMM_R_32F;
-    for (asyncgemm_dtype_t dtype : {ASYNCGEMM_R_32F, ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF})
+    for (asyncgemm_dtype_t dtype : {ASYNCGEMM_R_32F, ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF, ASYNCGEMM_R_8F_E4M3,
+                                    ASYNCGEMM_R_8F_E5M2})
         if (text == dtype_name(dtype)) return dtype;
-    throw std::invalid_argument("workload '" + spec + "': dtype '" + text + "' is not one of f16, bf16, f32, tf32");
+    throw std::invalid_argument("workload '" + spec + "': dtype '" + text +
+                                "' is not one of f16, bf16, f32, tf32, e4m3, e5m2");
+}
+
+// 8-bit floats are inputs only: their products go to bf16 unless out= says otherwise.
+asyncgemm_dtype_t default_out(asyncgemm_dtype_t dtype) {
+    return dtype == ASYNCGEMM_R_8F_E4M3 || dtype == ASYNCGEMM_R_8F_E5M2 ? ASYNCGEMM_R_16BF : dtype;
+}
+
+// What the library serves 8-bit inputs with, and cuBLASLt's FP8 matmul too: both operands K-major
+// (NT, the column-major TN that cuBLASLt asks for), leading dimensions of A and B in multiples of 16
+// bytes, and no epilogue of this benchmark's.
+void check_fp8(const GemmWorkload &w, const std::string &spec) {
+    const std::string what = "workload '" + spec + "': " + dtype_name(w.dtype);
+    if (w.op_a != ASYNCGEMM_OP_N || w.op_b != ASYNCGEMM_OP_T)
+        throw std::invalid_argument(what + " takes ops NT alone (A m x k, B n x k, both K-major)");
+    if (w.lda() % 16 != 0)
+        throw std::invalid_argument(what + " needs leading dimensions of A and B, k + pad = " +
+                                    std::to_string(w.lda()) + ", in multiples of 16 elements (16 bytes)");
+    if (w.has_epilogue()) throw std::invalid_argument(what + " takes no bias= or act=");
 }
 
 asyncgemm_op_t parse_op(char letter, const std::string &spec) {
@@ -89,8 +109,9 @@ void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, 
     if (key == "b") {
         w.batch = parse_integer(value, 1, kMaxDimension, "batch", spec);
     } else if (key == "out") {
-        if (value == "tf32") throw std::invalid_argument("workload '" + spec + "': out is f32, f16 or bf16");
         w.out = parse_dtype(value, spec);
+        if (value == "tf32" || w.out == ASYNCGEMM_R_8F_E4M3 || w.out == ASYNCGEMM_R_8F_E5M2)
+            throw std::invalid_argument("workload '" + spec + "': out is f32, f16 or bf16");
     } else if (key == "pad") {
         w.pad = parse_integer(value, 0, kMaxPad, "pad", spec);
     } else if (key == "beta") {
@@ -126,7 +147,8 @@ std::vector<std::string> split(const std::string &text, char separator) {
 GemmWorkload gemm_workload(int64_t m, int64_t n, int64_t k, asyncgemm_dtype_t dtype, const char *ops) {
     GemmWorkload w;
     w.m = m, w.n = n, w.k = k;
-    w.dtype = w.out = dtype;
+    w.dtype = dtype;
+    w.out = default_out(dtype);
     w.op_a = parse_op(ops[0], ops);
     w.op_b = parse_op(ops[1], ops);
     return w;
@@ -136,7 +158,7 @@ std::string describe(const GemmWorkload &w) {
     std::string text = std::to_string(w.m) + "x" + std::to_string(w.n) + "x" + std::to_string(w.k) + ":" +
                        (w.tf32 ? "tf32" : dtype_name(w.dtype)) + ":" + op_letter(w.op_a) + op_letter(w.op_b);
     if (w.batch != 1) text += ":b=" + std::to_string(w.batch);
-    if (w.out != w.dtype) text += std::string(":out=") + dtype_name(w.out);
+    if (w.out != default_out(w.dtype)) text += std::string(":out=") + dtype_name(w.out);
     if (w.pad != 0) text += ":pad=" + std::to_string(w.pad);
     if (w.in_place) {
         text += ":inplace";
@@ -187,7 +209,8 @@ GemmWorkload parse_workload(const std::string &spec) {
     w.m = parse_integer(dims[0], 1, kMaxDimension, "dimension", spec);
     w.n = parse_integer(dims[1], 1, kMaxDimension, "dimension", spec);
     w.k = parse_integer(dims[2], 1, kMaxDimension, "dimension", spec);
-    w.dtype = w.out = parse_dtype(fields[1], spec);
+    w.dtype = parse_dtype(fields[1], spec);
+    w.out = default_out(w.dtype);
     w.tf32 = fields[1] == "tf32";
     w.op_a = parse_op(fields[2][0], spec);
     w.op_b = parse_op(fields[2][1], spec);
@@ -197,8 +220,10 @@ GemmWorkload parse_workload(const std::string &spec) {
         if (!beta_given) w.beta = 1.0f;
         if (w.beta == 0.0f) throw std::invalid_argument("workload '" + spec + "': inplace needs beta != 0");
     }
-    // The type pairs cublasGemmEx takes with fp32 accumulation: D of the input type, or f32.
-    if (w.out != w.dtype && w.out != ASYNCGEMM_R_32F)
+    // The type pairs cublasGemmEx takes with fp32 accumulation: D of the input type, or f32 (any of
+    // f16, bf16 and f32 for 8-bit inputs, as cuBLASLt's FP8 matmul takes them).
+    if (w.fp8()) check_fp8(w, spec);
+    else if (w.out != w.dtype && w.out != ASYNCGEMM_R_32F)
         throw std::invalid_argument("workload '" + spec + "': out must be f32 or the input type");
     // An f32 D's bias is f32 already: row32 is row there, and is written so.
     if (w.out == ASYNCGEMM_R_32F) w.bias_f32 = false;

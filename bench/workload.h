@@ -1,7 +1,8 @@
 // A GEMM workload: one row-major problem D = op_a(A) · op_b(B) + beta·C, possibly a strided batch,
 // and its spelling on the command line:
 //   MxNxK:dtype:ops[:option...]      4096x4096x4096:f16:NN, 128x6144x4096:bf16:NT:b=8:out=f32
-// dtype is that of A and B (and of C and D unless out= says otherwise); the options are
+// dtype is that of A and B (and of C and D unless out= says otherwise: bf16 for the 8-bit e4m3 and
+// e5m2, which are inputs only); the options are
 //   b=N      N matrices in a strided batch, each matrix right after the one before
 //   out=T    C and D of type T (f32, f16, bf16)
 //   pad=P    every leading dimension P elements longer than the row it holds
@@ -11,6 +12,10 @@
 //            column), row32 or col32 (the same in f32 rather than D's type)
 //   act=F    an activation applied last: relu, gelu (the tanh form), gelu_erf, silu
 // A workload with a bias or an activation goes through asyncgemm_matmul with the epilogue fused.
+// An 8-bit workload (e4m3, e5m2) goes through asyncgemm_matmul with a scale for A and one for B,
+// against cuBLASLt's FP8 matmul; it is NT alone (both operands K-major, as Hopper's FP8 tensor
+// cores and cuBLASLt read them), with leading dimensions of A and B in multiples of 16 bytes, and
+// takes no bias= or act=.
 // describe() writes a workload back in this form, so every row of a table can be rerun with --shape.
 #pragma once
 
@@ -51,6 +56,9 @@ struct GemmWorkload {
     int64_t d_elements() const { return d_stride() * batch; }
     bool reads_c() const { return beta != 0.0f; }
     bool has_epilogue() const { return bias != ASYNCGEMM_BIAS_NONE || activation != ASYNCGEMM_ACT_NONE; }
+    bool fp8() const { return dtype == ASYNCGEMM_R_8F_E4M3 || dtype == ASYNCGEMM_R_8F_E5M2; }
+    // asyncgemm_matmul rather than asyncgemm_gemm_strided_batched, and cuBLASLt rather than cuBLAS.
+    bool needs_matmul() const { return has_epilogue() || fp8(); }
     asyncgemm_dtype_t bias_type() const { return bias_f32 ? ASYNCGEMM_R_32F : out; }
     // One bias for every matrix of a batch.
     int64_t bias_elements() const {
@@ -60,7 +68,7 @@ struct GemmWorkload {
 };
 
 // A workload of the given shape, dtype and ops with every option at its default (tight, beta 0,
-// D of the input type).
+// D of the input type, or bf16 for 8-bit inputs).
 GemmWorkload gemm_workload(int64_t m, int64_t n, int64_t k, asyncgemm_dtype_t dtype, const char *ops);
 
 // "4096x4096x4096:f16:NN", with the options that differ from the defaults
@@ -70,7 +78,7 @@ std::string describe(const GemmWorkload &workload);
 std::string bias_text(const GemmWorkload &workload);
 const char *activation_text(asyncgemm_activation_t activation);
 
-// The dtype column: "bf16", "tf32", "f16>f32" (16-bit A and B, f32 D)
+// The dtype column: "bf16", "tf32", "f16>f32" (16-bit A and B, f32 D), "e4m3>bf16"
 std::string type_text(const GemmWorkload &workload);
 
 // Throws std::invalid_argument naming what is wrong with the spec.

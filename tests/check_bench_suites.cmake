@@ -1,11 +1,12 @@
 # cmake -DBENCH=<path of asyncgemm-bench> -P check_bench_suites.cmake
 # Fails unless `asyncgemm-bench --list` prints the suites the benchmark promises (bench/README.md),
-# at least 80 workloads in all, without a GPU, and every workload it lists parses back as a --shape.
+# at least 80 workloads in all, without a GPU, and every workload it lists parses back as a --shape;
+# and unless an 8-bit workload other than NT is refused as it is parsed.
 execute_process(COMMAND ${BENCH} --list RESULT_VARIABLE status OUTPUT_VARIABLE listing)
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "asyncgemm-bench --list exited ${status}")
 endif()
-foreach(suite llm-prefill llm-decode training batched odd fp32 epilogue epilogue-fused)
+foreach(suite llm-prefill llm-decode training batched odd fp32 epilogue epilogue-fused fp8)
     if(NOT listing MATCHES "(^|\n)${suite}: ")
         message(FATAL_ERROR "asyncgemm-bench --list has no suite ${suite}")
     endif()
@@ -23,5 +24,10 @@ endforeach()
 execute_process(COMMAND ${BENCH} ${arguments} RESULT_VARIABLE status ERROR_VARIABLE errors OUTPUT_QUIET)
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "a listed workload does not parse as --shape: ${errors}")
+endif()
+execute_process(COMMAND ${BENCH} --help --shape 4096x4096x4096:e4m3:NN RESULT_VARIABLE status OUTPUT_QUIET
+                ERROR_QUIET)
+if(status EQUAL 0)
+    message(FATAL_ERROR "asyncgemm-bench takes 4096x4096x4096:e4m3:NN; 8-bit workloads are NT alone")
 endif()
 message(STATUS "asyncgemm-bench lists ${count} workloads, each of which parses as --shape")
