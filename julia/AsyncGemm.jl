@@ -10,6 +10,9 @@ under `FAST_MATH`) unless the task chooses with [`set_math_mode!`](@ref).
     A = CUDA.rand(Float16, 4096, 4096); B = CUDA.rand(Float16, 4096, 4096)
     C = AsyncGemm.matmul(A, transpose(B); algo=:auto)
 
+On Hopper GPUs, `A` and `B` may also hold 8-bit floats (DLFP8Types' `Float8_E4M3FN` or
+`Float8_E5M2`) with dequantizing scales: see [`matmul!`](@ref).
+
 See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref), [`set_math_mode!`](@ref) and
 [`set_autotune!`](@ref).
 """
@@ -20,6 +23,11 @@ using LinearAlgebra: Adjoint, Transpose
 using Libdl
 using Preferences: load_preference
 using BFloat16s: BFloat16
+# The 8-bit inputs of matmul!: DLFP8Types' Float8_E4M3FN and Float8_E5M2 are the OCP FP8 formats
+# (E4M3 without infinities, E5M2 IEEE-like) that FP8 tensor cores read, as isbits 8-bit primitive
+# types a CuArray holds. Float8s.jl is no substitute: its Float8 has a 3-bit exponent and its
+# Float8_4 is an IEEE-style E4M3 with infinities, neither the OCP encoding, and it has no E5M2.
+using DLFP8Types: Float8_E4M3FN, Float8_E5M2
 
 include("compat.jl")  # CUDA.jl's names and @gcsafe_ccall, in every admitted CUDA.jl version
 

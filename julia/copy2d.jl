@@ -20,6 +20,8 @@ function copy2d!(dst::AbstractMatrix, src::AbstractMatrix; op::Symbol=:N, α::Nu
     d.op == ASYNCGEMM_OP_N || throw(ArgumentError("dst cannot be a transpose: copy into its parent"))
     d.dtype == s.dtype ||
         throw(ArgumentError("dst and src must share an element type, not $(eltype(dst)) and $(eltype(src))"))
+    eltype(dst) <: Element ||
+        throw(ArgumentError("dst and src have $(eltype(dst)) elements: copy2d! copies Float16, BFloat16 and Float32"))
     transpose_src = option(OPS, op, "op")
     rows, cols = size(dst)
     expected = transpose_src == ASYNCGEMM_OP_N ? (rows, cols) : (cols, rows)

@@ -1,13 +1,13 @@
 """
     AsyncGemm.matmul!(C, A, B, α=true, β=false; bias=nothing, activation=:none, bias_dims=nothing,
-                      algo=:auto) -> C
+                      algo=:auto, scale_a=nothing, scale_b=nothing) -> C
 
 `C = act.(α·A·B + β·C .+ bias)` on the GPU, on the task's stream, accumulating in Float32; the bias
 and the activation are applied in Float32 too, before the one rounding to `C`'s element type.
 Without them, `C = α·A·B + β·C`.
 
-`A` and `B` share an element type, Float16, BFloat16 or Float32; `C` may have another of the
-three (Float16 and BFloat16 inputs may write Float16, BFloat16 or Float32). Each of `A`, `B` may be a
+`A` and `B` share an element type, Float16, BFloat16 or Float32 (or an 8-bit float: see below);
+`C` may have another of the three (Float16 and BFloat16 inputs may write Float16, BFloat16 or Float32). Each of `A`, `B` may be a
 `CuMatrix`, a view of one with contiguous columns, or its `transpose` or `adjoint`, read in place.
 
 With 3-d arrays it multiplies batches: `C[:, :, i] = α·A[:, :, i]·B[:, :, i] + β·C[:, :, i]`, where
@@ -32,11 +32,44 @@ A `bias` or an `activation` needs libasyncgemm 0.2 or later; a wrong one throws 
 algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why.
 `:sm100_tcgen05` has no fused bias or activation yet: named with one, it throws, and `:auto`
 chooses among the others.
+
+# 8-bit inputs
+
+`A` and `B` may instead both hold `Float8_E4M3FN` or both `Float8_E5M2`, DLFP8Types.jl's OCP FP8
+types (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
+value is 448, and DLFP8Types rounds magnitudes from 480 on to NaN); `C` then has Float16,
+BFloat16 or Float32 elements, and the products accumulate in Float32. `scale_a` and `scale_b`
+dequantize them: each is `nothing` (a scale of 1) or a one-element `CuArray{Float32}` (or a
+view of one element of one), which the GPU reads when the product runs, so a scale computed there
+needs no synchronization. With `sa = scale_a[]` and `sb = scale_b[]`,
+
+    C = act.(α·sa·sb·(A·B) + β·C .+ bias)
+
+the product of the dequantized `sa .* Float32.(A)` and `sb .* Float32.(B)`. Block scales are not
+offered yet. A scale with inputs that are not 8-bit, a scale that is not one Float32 in GPU
+memory (or that lies in `C`), 8-bit `A` and `B` of different types, and an 8-bit `C` throw an
+`ArgumentError` before anything runs on the GPU. 8-bit inputs need libasyncgemm 0.2 or later.
+
+They run on Hopper GPUs (compute capability 9.0) only, with both operands K-major (K runs down
+the columns of both stored matrices), which in Julia's column-major terms is
+
+    matmul!(C, transpose(At), B; scale_a, scale_b)    # At: K×M, B: K×N, C: M×N
+
+where `transpose(At)` may also be `adjoint(At)` or `PermutedDimsArray(At, (2, 1))`, `At` and `B`
+may be views with contiguous columns, and a batch is `PermutedDimsArray(At, (2, 1, 3))` with a
+K×N×batch `B`. Any other form (a plain M×K `A`, a transposed `B`), any other GPU, and an `algo`
+other than `:auto` and `:sm90_tma_wgmma` throw the library's [`AsyncGemmError`](@ref) with status
+`ASYNCGEMM_STATUS_NOT_SUPPORTED`: store an operand transposed once (`permutedims`) rather than on
+every call. TMA loads the matrices, so each starts 16-byte aligned with its columns a multiple of
+16 bytes apart (K a multiple of 16 for a whole `At` or `B`), else the status is
+`ASYNCGEMM_STATUS_MISALIGNED`.
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;
                  bias::Union{Nothing,AbstractArray}=nothing, activation::Symbol=:none,
-                 bias_dims::Union{Nothing,Integer}=nothing, algo::Symbol=:auto)
+                 bias_dims::Union{Nothing,Integer}=nothing, algo::Symbol=:auto,
+                 scale_a=nothing, scale_b=nothing)
     bias_mode, act = epilogue(C, bias, activation, bias_dims)
+    quantized = quantization(C, A, B, scale_a, scale_b)
     a, b, c = device_operand(A, "A"), device_operand(B, "B"), device_operand(C, "C")
     c.op == ASYNCGEMM_OP_N ||
         throw(ArgumentError("C cannot be a transpose: compute its parent, transpose(C) = transpose(B)·transpose(A)"))
@@ -46,17 +79,21 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
         throw(ArgumentError("C must not share memory with A or B"))
     fused = bias_mode != ASYNCGEMM_BIAS_NONE || act != ASYNCGEMM_ACT_NONE
     bias === nothing || device_bias(bias, C)
+    scale_a === nothing || device_scale(scale_a, "scale_a", C)
+    scale_b === nothing || device_scale(scale_b, "scale_b", C)
     m, n, k, batch = product_dims(C, A, B)
     algorithm = option(ALGORITHMS, algo, "algo")
     h = handle()
     # With β = 0 the library must not read C, which may hold NaN (matmul leaves it uninitialized).
     c_in = iszero(β) ? CU_NULL : c.data
-    status = if fused
-        require_fused_epilogues()
+    # 8-bit inputs take the descriptor, the one call with scales, with or without them.
+    status = if fused || quantized
+        require_matmul(fused ? "a bias or an activation" : "8-bit inputs")
         # The descriptor holds bare addresses (ccall converts arguments, not the fields of a struct).
         a_data, b_data, c_data = a.data, b.data, c.data
-        GC.@preserve a_data b_data c_data bias begin
-            desc = matmul_desc(a, b, c, c_in, m, n, k, batch, α, β, bias_mode, bias, act, algorithm)
+        GC.@preserve a_data b_data c_data bias scale_a scale_b begin
+            desc = matmul_desc(a, b, c, c_in, m, n, k, batch, α, β, bias_mode, bias, act,
+                               scale_a, scale_b, algorithm)
             asyncgemm_matmul(h, desc, stream())
         end
     elseif ndims(C) == 2
@@ -79,16 +116,20 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
 end
 
 """
-    AsyncGemm.matmul(A, B; bias=nothing, activation=:none, bias_dims=nothing, algo=:auto) -> CuArray
+    AsyncGemm.matmul(A, B; bias=nothing, activation=:none, bias_dims=nothing, algo=:auto,
+                     scale_a=nothing, scale_b=nothing) -> CuArray
 
-`act.(A·B .+ bias)` in a new `CuArray` of `A`'s element type: a matrix, or a 3-d batch when `A` or
-`B` is one. `bias` then has `A`'s element type or Float32. See [`matmul!`](@ref).
+`act.(A·B .+ bias)` in a new `CuArray` of `A`'s element type, Float32 for 8-bit inputs (call
+`matmul!` for another): a matrix, or a 3-d batch when `A` or `B` is one. `bias` then has that
+element type or Float32. See [`matmul!`](@ref).
 """
 function matmul(A::AbstractArray, B::AbstractArray; bias::Union{Nothing,AbstractArray}=nothing,
-                activation::Symbol=:none, bias_dims::Union{Nothing,Integer}=nothing, algo::Symbol=:auto)
+                activation::Symbol=:none, bias_dims::Union{Nothing,Integer}=nothing, algo::Symbol=:auto,
+                scale_a=nothing, scale_b=nothing)
     m, n = size(A, 1), size(B, 2)
     dims = ndims(A) == 3 || ndims(B) == 3 ? (m, n, max(size(A, 3), size(B, 3))) : (m, n)
-    return matmul!(CuArray{eltype(A)}(undef, dims), A, B; bias, activation, bias_dims, algo)
+    T = eltype(A) <: FP8 ? Float32 : eltype(A)
+    return matmul!(CuArray{T}(undef, dims), A, B; bias, activation, bias_dims, algo, scale_a, scale_b)
 end
 
 # (m, n, k, batch count) of C = A·B, or a DimensionMismatch naming the sizes that disagree.
@@ -143,6 +184,47 @@ function epilogue(C::AbstractArray, bias, activation::Symbol, bias_dims)
     return along == 1 ? ASYNCGEMM_BIAS_PER_ROW : ASYNCGEMM_BIAS_PER_COL, act
 end
 
+# Whether A and B are 8-bit, judged from element types and the scales' sizes alone, so that, as with
+# epilogue, a wrong combination is refused before anything is asked of the GPU: 8-bit A and B share
+# their type, C is not 8-bit, and a scale is given only for 8-bit inputs, as one Float32.
+function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scale_a, scale_b)
+    eltype(C) <: FP8 &&
+        throw(ArgumentError("C has $(eltype(C)) elements: 8-bit floats are inputs only, and C takes " *
+                            "Float16, BFloat16 or Float32"))
+    quantized = eltype(A) <: FP8 || eltype(B) <: FP8
+    quantized && eltype(A) != eltype(B) &&
+        throw(ArgumentError("A has $(eltype(A)) elements and B $(eltype(B)): 8-bit A and B are both " *
+                            "Float8_E4M3FN or both Float8_E5M2"))
+    for (name, scale) in (("scale_a", scale_a), ("scale_b", scale_b))
+        scale === nothing && continue
+        quantized ||
+            throw(ArgumentError("$name is given, but A has $(eltype(A)) elements: scales dequantize 8-bit " *
+                                "inputs (Float8_E4M3FN or Float8_E5M2)"))
+        scale isa AbstractArray ||
+            throw(ArgumentError("$name is a $(typeof(scale)): a scale is nothing or a one-element " *
+                                "CuArray{Float32}, read on the GPU (CuArray([s]) holds a number s)"))
+        eltype(scale) == Float32 ||
+            throw(ArgumentError("$name has $(eltype(scale)) elements: a scale is one Float32"))
+        length(scale) == 1 ||
+            throw(ArgumentError("$name has $(length(scale)) elements: a scale is one Float32 for the whole " *
+                                "matrix (block scales are not offered yet)"))
+    end
+    return quantized
+end
+
+# Refuses a scale, one that quantization accepted, that the library cannot read: outside GPU memory,
+# or in C's memory, which the call writes while it reads the scale.
+function device_scale(scale::AbstractArray, name::AbstractString, C::AbstractArray)
+    if !(scale isa StridedCuArray)
+        scale isa StridedArray &&
+            throw(ArgumentError("$name is in host memory ($(typeof(scale))): copy it to the GPU with CuArray"))
+        throw(ArgumentError("$name is a $(typeof(scale)): AsyncGemm takes a one-element CuArray{Float32} or " *
+                            "a view of one element of one"))
+    end
+    Base.mightalias(C, scale) && throw(ArgumentError("$name must not share memory with C"))
+    return
+end
+
 # Refuses a bias, one that epilogue accepted, that the library cannot read: outside GPU memory, not
 # contiguous, or in C's memory, which the call writes while it reads the bias.
 function device_bias(bias::AbstractVector, C::AbstractArray)
@@ -157,12 +239,12 @@ function device_bias(bias::AbstractVector, C::AbstractArray)
     return
 end
 
-# asyncgemm_matmul came with version 0.2 of the C API. A 0.1 library has the same major version,
-# so it loads, and only this call would find the function missing.
-function require_fused_epilogues()
+# asyncgemm_matmul (and the 8-bit types) came with version 0.2 of the C API. A 0.1 library has the
+# same major version, so it loads, and only this call would find the function missing. `what`
+# names what needs it.
+function require_matmul(what::AbstractString)
     v = library_version()
-    v >= v"0.2" ||
-        error("a bias or an activation needs libasyncgemm 0.2 or later, and $libasyncgemm is $v")
+    v >= v"0.2" || error("$what needs libasyncgemm 0.2 or later, and $libasyncgemm is $v")
     return
 end
 
@@ -170,17 +252,23 @@ end
 # (which also orders x's memory on the task's stream). Valid while x is preserved.
 device_address(x) = Base.unsafe_convert(CuPtr{Cvoid}, Base.cconvert(CuPtr{Cvoid}, x))
 
-# The descriptor of matmul!'s fused call: the arguments asyncgemm_gemm_strided_batched would take,
-# with the bias and the activation. Fields matmul! has no value for (struct_size, the scales of
-# 8-bit inputs) keep asyncgemm_matmul_desc_init's; the struct is immutable, so it is built anew
-# around them. Call with the arrays preserved.
+# The descriptor of matmul!'s fused or 8-bit call: the arguments asyncgemm_gemm_strided_batched
+# would take, with the bias, the activation and the scales (a scale is one Float32, so
+# ASYNCGEMM_SCALE_TENSOR). Fields matmul! has no value for (struct_size; the bias and the scales
+# where there are none) keep asyncgemm_matmul_desc_init's; the struct is immutable, so it is built
+# anew around them. Call with the arrays preserved.
 function matmul_desc(a::Operand, b::Operand, c::Operand, c_in, m, n, k, batch, α, β,
-                     bias_mode::asyncgemm_bias_t, bias, act::asyncgemm_activation_t, algo::asyncgemm_algo_t)
+                     bias_mode::asyncgemm_bias_t, bias, act::asyncgemm_activation_t, scale_a, scale_b,
+                     algo::asyncgemm_algo_t)
     initialized = Ref{asyncgemm_matmul_desc_t}()
     asyncgemm_matmul_desc_init(initialized)
     defaults = initialized[]
     bias_address, bias_dtype = bias === nothing ? (CU_NULL, defaults.type_bias) :
                                                   (device_address(bias), dtype(eltype(bias)))
+    scale_mode_a, scale_address_a = scale_a === nothing ? (defaults.scale_mode_a, defaults.scale_a) :
+                                                          (ASYNCGEMM_SCALE_TENSOR, device_address(scale_a))
+    scale_mode_b, scale_address_b = scale_b === nothing ? (defaults.scale_mode_b, defaults.scale_b) :
+                                                          (ASYNCGEMM_SCALE_TENSOR, device_address(scale_b))
     return asyncgemm_matmul_desc_t(
         defaults.struct_size, ASYNCGEMM_ORDER_COL, a.op, b.op, m, n, k, batch, Float32(α), Float32(β),
         device_address(a.data), a.dtype, a.ld, a.stride,
@@ -190,6 +278,6 @@ function matmul_desc(a::Operand, b::Operand, c::Operand, c_in, m, n, k, batch, �
         # stride_bias 0: one bias for every matrix of a batch.
         bias_mode, bias_address, bias_dtype, 0,
         act,
-        defaults.scale_mode_a, defaults.scale_mode_b, defaults.scale_a, defaults.scale_b,
+        scale_mode_a, scale_mode_b, scale_address_a, scale_address_b,
         algo)
 end

@@ -12,11 +12,17 @@ struct Operand{A<:AbstractArray}
     stride::Int64             # elements between consecutive matrices of a batch; 0 for one matrix
 end
 
+# The element types the C API names, and their asyncgemm_dtype_t: the one place the package maps
+# a Julia element type to the library's. Every matrix may hold an Element; A and B of matmul! may
+# hold an FP8 instead (both the same one), the OCP FP8 formats that Hopper's tensor cores read.
 const Element = Union{Float16,BFloat16,Float32}
+const FP8 = Union{Float8_E4M3FN,Float8_E5M2}
 
 dtype(::Type{Float32}) = ASYNCGEMM_R_32F
 dtype(::Type{Float16}) = ASYNCGEMM_R_16F
 dtype(::Type{BFloat16}) = ASYNCGEMM_R_16BF
+dtype(::Type{Float8_E4M3FN}) = ASYNCGEMM_R_8F_E4M3
+dtype(::Type{Float8_E5M2}) = ASYNCGEMM_R_8F_E5M2
 
 flip(op::asyncgemm_op_t) = op == ASYNCGEMM_OP_N ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N
 
@@ -29,13 +35,15 @@ transposed(x::Operand) = Operand(x.data, x.dtype, flip(x.op), x.ld, x.stride)
 along the first dimension) passes its memory as it is, its column stride as the leading
 dimension and its third stride as the batch stride. `Transpose` and `Adjoint` of real matrices,
 and `PermutedDimsArray`s that swap the first two dimensions, become `ASYNCGEMM_OP_T` on their parent.
+The elements are an `Element` or an `FP8` (which of them a role takes, its caller checks).
 Anything else throws an `ArgumentError` naming `name`.
 """
 function operand(x::StridedArray, name::AbstractString)
     ndims(x) in (2, 3) ||
         throw(ArgumentError("$name must be a matrix or a 3-d batch of matrices, not a $(ndims(x))-d array"))
-    eltype(x) <: Element ||
-        throw(ArgumentError("$name has $(eltype(x)) elements: AsyncGemm takes Float16, BFloat16 and Float32"))
+    eltype(x) <: Union{Element,FP8} ||
+        throw(ArgumentError("$name has $(eltype(x)) elements: AsyncGemm takes Float16, BFloat16 and Float32, " *
+                            "and Float8_E4M3FN and Float8_E5M2 as the inputs of matmul!"))
     stride(x, 1) == 1 ||
         throw(ArgumentError("$name has stride $(stride(x, 1)) along its first dimension: AsyncGemm needs " *
                             "contiguous columns (copy it first)"))

@@ -1,20 +1,23 @@
 # julia --project=<repository> julia/test/runtests.jl
 #
-# The column-major mapping tests, those of matmul!'s bias and activation keywords among them, need
-# no GPU. The rest run when CUDA.functional() and libasyncgemm loads (see AsyncGemm.functional());
-# otherwise they are skipped with a warning saying why.
+# The column-major mapping tests, those of matmul!'s bias and activation keywords among them, and
+# the refusals of 8-bit inputs need no GPU. The rest run when CUDA.functional() and libasyncgemm
+# loads (see AsyncGemm.functional()); otherwise they are skipped with a warning saying why. The
+# 8-bit products run on Hopper GPUs (compute capability 9.0) only, the ones the library serves them on.
 using Test
 using CUDA
 using AsyncGemm
 using AsyncGemm: AsyncGemmError, matmul!, matmul, copy2d!
 using LinearAlgebra
 using BFloat16s: BFloat16
+using DLFP8Types: Float8_E4M3FN, Float8_E5M2, Float8_E4M3FNUZ
 using Random
 
 include("helpers.jl")
 
 @testset "AsyncGemm" begin
     include("mapping.jl")
+    include("fp8.jl")  # its refusals on any machine; its GPU tests where there is one
     if CUDA.functional() && AsyncGemm.functional()
         @info "GPU tests on $(CUDA.device()), libasyncgemm $(AsyncGemm.version()), " *
               "algorithms $(AsyncGemm.algorithms())"
