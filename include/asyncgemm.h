@@ -46,10 +46,16 @@ typedef enum {
     ASYNCGEMM_R_16BF = 2,
     /* 0.2: 8-bit floating-point inputs, OCP FP8 E4M3 (no infinities; one NaN pattern per sign, 0x7F
        and 0xFF; largest finite 448) and E5M2 (IEEE-like; largest finite 57344).  A and B only, both
-       of the same type; C and D stay f16, bf16 or f32.  Multiplied on Hopper GPUs
-       (SM90_TMA_WGMMA and AUTO there) with both operands K-major and 16-byte rows, exact products
-       summed in the tensor core's fp32 accumulator (which keeps fewer bits than fp32: expect about
-       1e-3 relative error at K = 4096); NaN inputs give NaN.  Elsewhere NOT_SUPPORTED. */
+       of the same type; C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
+       there), with both operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:
+       exact products summed in their fp32 accumulator, which keeps fewer bits than fp32 (measured:
+       D within 4e-3 of max |D| of an fp32 sum at K = 4096).  SIMT converts them to fp32 as it
+       loads them (any GPU, majors and alignment; exact fp32 sums).  Every other case (another GPU,
+       an MN-major operand, unaligned rows, ASYNC_COPY or PIPELINED named) widens A and B into f16
+       copies in the handle's workspace first (exact) and runs a 16-bit kernel on them; where the
+       workspace cannot hold the copies (a call being captured without a workspace set by
+       asyncgemm_set_workspace, or one too small), AUTO takes SIMT and a named algorithm returns
+       NOT_SUPPORTED.  SM100_TCGEN05 refuses them.  NaN inputs give NaN. */
     ASYNCGEMM_R_8F_E4M3 = 3,
     ASYNCGEMM_R_8F_E5M2 = 4
 } asyncgemm_dtype_t;
@@ -199,9 +205,9 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    serves is NOT_SUPPORTED naming it.  The bias and the activation are fused into the epilogues of
    SIMT, ASYNC_COPY, PIPELINED, SM90_TMA_WGMMA and AUTO's choices (SM100_TCGEN05 named with them:
    NOT_SUPPORTED; on Blackwell AUTO then takes PIPELINED or, for a side of at most 16, the skinny
-   family).  8-bit inputs (ASYNCGEMM_R_8F_E4M3, _E5M2) run on Hopper only, K-major only (row-major:
-   op_a N, op_b T; column-major: op_a T, op_b N; others NOT_SUPPORTED), with 16-byte aligned bases,
-   leading dimensions and batch strides (MISALIGNED otherwise), with tensor scales or none. */
+   family).  8-bit inputs (ASYNCGEMM_R_8F_E4M3, _E5M2) take tensor scales or none, in any majors and
+   alignments (their dtype's comment says which run on 8-bit tensor cores: on Hopper, K-major, i.e.
+   row-major op_a N and op_b T or column-major op_a T and op_b N, with 16-byte rows). */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 

@@ -10,8 +10,9 @@ under `FAST_MATH`) unless the task chooses with [`set_math_mode!`](@ref).
     A = CUDA.rand(Float16, 4096, 4096); B = CUDA.rand(Float16, 4096, 4096)
     C = AsyncGemm.matmul(A, transpose(B); algo=:auto)
 
-On Hopper GPUs, `A` and `B` may also hold 8-bit floats (DLFP8Types' `Float8_E4M3FN` or
-`Float8_E5M2`) with dequantizing scales: see [`matmul!`](@ref).
+`A` and `B` may also hold 8-bit floats (DLFP8Types' `Float8_E4M3FN` or `Float8_E5M2`) with
+dequantizing scales, on any GPU and in any form: on Hopper the 8-bit tensor cores multiply K-major
+ones, and everything else runs on Float16 copies. See [`matmul!`](@ref).
 
 See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref), [`set_math_mode!`](@ref) and
 [`set_autotune!`](@ref).

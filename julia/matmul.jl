@@ -50,19 +50,43 @@ offered yet. A scale with inputs that are not 8-bit, a scale that is not one Flo
 memory (or that lies in `C`), 8-bit `A` and `B` of different types, and an 8-bit `C` throw an
 `ArgumentError` before anything runs on the GPU. 8-bit inputs need libasyncgemm 0.2 or later.
 
-They run on Hopper GPUs (compute capability 9.0) only, with both operands K-major (K runs down
-the columns of both stored matrices), which in Julia's column-major terms is
+Where they run depends on the GPU and on the form of `A` and `B`. On Hopper GPUs (compute
+capability 9.0), with `algo` `:auto` or `:sm90_tma_wgmma`, the 8-bit tensor cores multiply them
+where both operands are K-major (K runs down the columns of both stored matrices), which in Julia's
+column-major terms is
 
     matmul!(C, transpose(At), B; scale_a, scale_b)    # At: K×M, B: K×N, C: M×N
 
 where `transpose(At)` may also be `adjoint(At)` or `PermutedDimsArray(At, (2, 1))`, `At` and `B`
 may be views with contiguous columns, and a batch is `PermutedDimsArray(At, (2, 1, 3))` with a
-K×N×batch `B`. Any other form (a plain M×K `A`, a transposed `B`), any other GPU, and an `algo`
-other than `:auto` and `:sm90_tma_wgmma` throw the library's [`AsyncGemmError`](@ref) with status
-`ASYNCGEMM_STATUS_NOT_SUPPORTED`: store an operand transposed once (`permutedims`) rather than on
-every call. TMA loads the matrices, so each starts 16-byte aligned with its columns a multiple of
-16 bytes apart (K a multiple of 16 for a whole `At` or `B`), else the status is
-`ASYNCGEMM_STATUS_MISALIGNED`.
+K×N×batch `B`; and where TMA can load every matrix, `C` included: each starts 16-byte aligned with
+its columns (and matrices of a batch) a multiple of 16 bytes apart, so K a multiple of 16 for a
+whole `At` or `B`. These kernels sum the exact products with fewer bits than Float32 keeps: the
+library measured `D` within 4e-3 of max |D| of a Float32 sum at K = 4096.
+
+Every other case is served as well, on Float16 copies: another GPU, any other form (a plain M×K
+`A`, a transposed `B`, both), columns that are not 16-byte aligned, or `:async_copy` or
+`:pipelined` named (and `:sm90_tma_wgmma` named for inputs its 8-bit kernels cannot read). There the
+library first widens `A` and `B`, exactly, into Float16 copies in the task's workspace and
+multiplies those with a 16-bit kernel, reading the scales itself: exact products summed in Float32,
+as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So `:auto` serves
+8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major once
+(`permutedims`) is what puts a repeated product on the 8-bit tensor cores.
+
+Each task lends its handle a workspace of its own (32 MiB, `AsyncGemm.WORKSPACE_BYTES`), which the
+library uses inside stream capture too, so a product on copies also runs in a `CUDA.capture`.
+The copies must fit in it, as the library then uses no memory of its own: they take about
+2·K·(M + N) bytes (an operand's times its batch count where it is a batch). Where they do not (M =
+N = K = 4096 needs 64 MiB), `:auto` runs `:simt`, whose kernels read 8-bit inputs themselves
+(exact, far slower than tensor cores), and `:async_copy`, `:pipelined` or `:sm90_tma_wgmma` named
+throw the library's [`AsyncGemmError`](@ref) with status `ASYNCGEMM_STATUS_NOT_SUPPORTED`; on
+Hopper the K-major form of the same product needs no copies. `:simt` named always reads the 8-bit
+inputs itself.
+
+The library still refuses, with an [`AsyncGemmError`](@ref): 8-bit inputs with `:sm100_tcgen05`
+(`ASYNCGEMM_STATUS_NOT_SUPPORTED`), and `:sm90_tma_wgmma` named with a `C` TMA cannot store, one
+not 16-byte aligned or with columns not a multiple of 16 bytes apart
+(`ASYNCGEMM_STATUS_MISALIGNED`; `:auto` multiplies that on copies with another kernel).
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;
                  bias::Union{Nothing,AbstractArray}=nothing, activation::Symbol=:none,

@@ -12,9 +12,9 @@ namespace asyncgemm::copy {
 struct KernelInfo {
     const char *unit;            // the translation unit (and fatbin) that holds it
     const char *name;            // extern "C" symbol in that unit
-    asyncgemm_copy_algo_t algo;  // SYNC, ASYNC, PIPELINED, TMA or kCopyRows (copy_tile.h)
+    asyncgemm_copy_algo_t algo;  // SYNC, ASYNC, PIPELINED, TMA, kCopyRows or kCopyWiden (copy_tile.h)
     bool transpose;              // OP_T
-    int elem_bytes;              // 2 (f16, bf16) or 4 (f32)
+    int elem_bytes;              // 2 (f16, bf16) or 4 (f32); the widening copy's source 1
     uint32_t dynamic_smem;       // bytes of dynamic shared memory at launch
 };
 

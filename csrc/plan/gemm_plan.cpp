@@ -12,7 +12,9 @@
 #include "plan/sm100_plan.h"
 #include "plan/sm90_copies.h"
 #include "plan/sm80_plan.h"
+#include "plan/sm90_heuristic.h"
 #include "plan/sm90_plan.h"
+#include "plan/widened_inputs.h"
 #include "runtime/last_error.h"
 
 namespace asyncgemm::plan {
@@ -56,31 +58,83 @@ asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
     fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
 }
 
-// 8-bit float inputs: the Hopper family alone multiplies them (wgmma's e4m3 and e5m2 kinds), with
-// both operands K-major (the kinds have no transpose) and described by TMA.  `algo` is AUTO or the
-// one the call names; every refusal names what it lacks.
-void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
-    if (algo != ASYNCGEMM_ALGO_AUTO && algo != ASYNCGEMM_ALGO_SM90_TMA_WGMMA)
+// The problem with A and B out of sight (k = 0): what TMA must still describe of it, C and D.
+GemmParams outputs_only(const GemmParams &params) {
+    GemmParams outputs = params;
+    outputs.k = 0;
+    return outputs;
+}
+
+// 8-bit float inputs: the Hopper family's 8-bit kernels (wgmma's e4m3 and e5m2 kinds) read them
+// where `algo` is AUTO or SM90_TMA_WGMMA on Hopper, both operands are K-major (the kinds have no
+// transpose) and TMA describes every matrix.
+bool reads_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
+    return (algo == ASYNCGEMM_ALGO_AUTO || algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
+           loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
+           (!has_product(params) || (params.a_k_major != 0 && params.b_k_major != 0)) &&
+           sm90_tma_obstacle(params).empty();
+}
+
+// The refusals of 8-bit inputs by an algorithm named explicitly: every family but SM100_TCGEN05
+// serves them, SIMT and (on Hopper, K-major) SM90_TMA_WGMMA with kernels of their own, the others on
+// f16 copies (plan/widened_inputs.h); SM90_TMA_WGMMA still needs C and D described by TMA.
+void check_eight_bit(asyncgemm_algo_t algo, const GemmParams &params) {
+    if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " does not take 8-bit float inputs (" +
-                                                 dtype_name(params.type_ab) +
-                                                 "): ASYNCGEMM_ALGO_SM90_TMA_WGMMA does, on Hopper");
-    if (!loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string("8-bit float inputs (") + dtype_name(params.type_ab) +
-                                                 ") are served on Hopper GPUs (sm_90a kernels) only, not on " +
-                                                 handle.device().name);
-    if (has_product(params) && (params.a_k_major == 0 || params.b_k_major == 0))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
-             std::string("8-bit float inputs are read K-major only (row-major: op_a N and op_b T; column-major: "
-                         "op_a T and op_b N), as wgmma's 8-bit kinds have no transpose"));
-    const std::string obstacle = sm90_tma_obstacle(params);
-    if (!obstacle.empty())
-        fail(ASYNCGEMM_STATUS_MISALIGNED, std::string("8-bit float inputs are loaded through TMA, but ") + obstacle);
+                                                 dtype_name(params.type_ab) + ")");
+    if (algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
+        const std::string obstacle = sm90_tma_obstacle(outputs_only(params));
+        if (!obstacle.empty())
+            fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(algo_name(algo)) + " stores through TMA, but " + obstacle);
+    }
+}
+
+// Multiplies 8-bit inputs: with the Hopper 8-bit kernels where they read them; with SIMT's, which
+// convert them on their way into shared memory, where SIMT is named; else on f16 copies with the
+// family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA describes C and D, else PIPELINED, all
+// unsplit (the copies hold the workspace).  Where the workspace cannot hold the copies, AUTO takes
+// SIMT; a named family refuses.
+void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params, void *stream) {
+    if (reads_eight_bit(handle, algo, params)) {
+        launch_sm90(handle, params, stream);
+        return;
+    }
+    asyncgemm_algo_t family = algo;
+    if (algo == ASYNCGEMM_ALGO_AUTO) {
+        family = loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && sm90_tma_obstacle(outputs_only(params)).empty()
+                     ? ASYNCGEMM_ALGO_SM90_TMA_WGMMA
+                 : loaded(handle, ASYNCGEMM_ALGO_PIPELINED) ? ASYNCGEMM_ALGO_PIPELINED
+                                                             : ASYNCGEMM_ALGO_SIMT;
+    }
+    if (family == ASYNCGEMM_ALGO_SIMT) {
+        launch_simt(handle, params, 0, stream);
+        return;
+    }
+    const auto multiply = [&](const GemmParams &q) {
+        if (family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
+            const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
+            launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
+            return;
+        }
+        const bool pipelined = family == ASYNCGEMM_ALGO_PIPELINED;
+        launch_sm80_choice(handle, q, {sm80::choose_config(pipelined, sm80_shape(q), sm80_limits(handle)).config, 1},
+                           stream);
+    };
+    if (launch_on_widened(handle, params, stream, multiply)) return;
+    if (algo == ASYNCGEMM_ALGO_AUTO && loaded(handle, ASYNCGEMM_ALGO_SIMT)) {
+        launch_simt(handle, params, 0, stream);
+        return;
+    }
+    fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) +
+                                             " multiplies 8-bit float inputs on f16 copies, which the workspace "
+                                             "cannot hold (a call being captured uses only a workspace set by "
+                                             "asyncgemm_set_workspace, and only if they fit)");
 }
 
 // The refusals of an algorithm named explicitly that depend on the problem, not the device.
 void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     if (has_eight_bit_inputs(params)) {
-        check_eight_bit(handle, algo, params);
+        check_eight_bit(algo, params);
         return;
     }
     const Family family = family_of(algo);
@@ -134,9 +188,8 @@ void gemm(const Handle &handle, const GemmArgs &args, void *stream) {
     const GemmParams params = canonicalize(args);
     if (args.algo != ASYNCGEMM_ALGO_AUTO) check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
-    if (has_eight_bit_inputs(params)) {  // checked above where the call names SM90_TMA_WGMMA
-        if (args.algo == ASYNCGEMM_ALGO_AUTO) check_eight_bit(handle, args.algo, params);
-        launch_sm90(handle, params, stream);
+    if (has_eight_bit_inputs(params)) {
+        multiply_eight_bit(handle, args.algo, params, stream);
         return;
     }
     // A side of at most 16 columns: reading the other operand once bounds the product, which the

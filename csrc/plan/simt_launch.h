@@ -18,7 +18,7 @@ constexpr int32_t max_vector(bool k_major) { return k_major ? 1 : kSmemVectorFlo
 
 // vec_a / vec_b (elements per copy) for an operand: see aligned_vector_width.
 constexpr int32_t vector_width(int32_t type, bool k_major, uint64_t address, int64_t ld, int64_t batch_stride) {
-    return aligned_vector_width(type == kF32 ? 4 : 2, max_vector(k_major), address, ld, batch_stride);
+    return aligned_vector_width(input_element_bytes(type), max_vector(k_major), address, ld, batch_stride);
 }
 
 // Tile rows walked together by the grouped raster (kernels/common/raster.h): 8 tile rows of A

@@ -1,8 +1,9 @@
 # 8-bit float inputs, DLFP8Types' Float8_E4M3FN and Float8_E5M2, with their tensor scales. The
 # refusals matmul! makes before any GPU call are checked on any machine; the products, against
-# Float32 references computed on the host from the dequantized inputs, on Hopper GPUs (compute
-# capability 9.0), the only ones the library serves them on. There both operands are K-major:
-# A = transpose(At) of a stored K×M At, and a stored K×N B.
+# Float32 references computed on the host from the dequantized inputs, on any GPU (fp8_products.jl).
+# On Hopper (compute capability 9.0) the 8-bit tensor cores multiply the K-major forms, A =
+# transpose(At) of a stored K×M At and a stored K×N B; every other form, GPU and algorithm runs on
+# Float16 copies of A and B.
 
 const FLOAT8 = (Float8_E4M3FN, Float8_E5M2)
 
@@ -72,22 +73,6 @@ const FLOAT8 = (Float8_E4M3FN, Float8_E5M2)
                 matmul!(D, transpose(At), B; scale_a=view(D, 1:1, 1)))
         end
 
-        if CUDA.capability(CUDA.device()) == v"9.0"
-            include("fp8_hopper.jl")
-        else
-            # The library serves 8-bit inputs on Hopper alone; elsewhere it says so.
-            @info "8-bit products skipped: $(CUDA.device()) has compute capability " *
-                  "$(CUDA.capability(CUDA.device())), not 9.0 (Hopper)"
-            @testset "declined off Hopper" begin
-                At, B = device_random(Float8_E4M3FN, 32, 16), device_random(Float8_E4M3FN, 32, 24)
-                err = try
-                    matmul!(poisoned(Float32, 16, 24), transpose(At), B; scale_a=CUDA.ones(Float32, 1))
-                    nothing
-                catch caught
-                    caught
-                end
-                @test err isa AsyncGemmError && err.status == AsyncGemm.ASYNCGEMM_STATUS_NOT_SUPPORTED
-            end
-        end
+        include("fp8_products.jl")
     end
 end

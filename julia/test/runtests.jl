@@ -3,7 +3,8 @@
 # The column-major mapping tests, those of matmul!'s bias and activation keywords among them, and
 # the refusals of 8-bit inputs need no GPU. The rest run when CUDA.functional() and libasyncgemm
 # loads (see AsyncGemm.functional()); otherwise they are skipped with a warning saying why. The
-# 8-bit products run on Hopper GPUs (compute capability 9.0) only, the ones the library serves them on.
+# 8-bit products run on any GPU: on Hopper (compute capability 9.0) partly on its 8-bit tensor cores,
+# elsewhere on Float16 copies.
 using Test
 using CUDA
 using AsyncGemm
@@ -17,7 +18,7 @@ include("helpers.jl")
 
 @testset "AsyncGemm" begin
     include("mapping.jl")
-    include("fp8.jl")  # its refusals on any machine; its GPU tests where there is one
+    include("fp8.jl")  # its refusals on any machine; its products where there is a GPU
     if CUDA.functional() && AsyncGemm.functional()
         @info "GPU tests on $(CUDA.device()), libasyncgemm $(AsyncGemm.version()), " *
               "algorithms $(AsyncGemm.algorithms())"

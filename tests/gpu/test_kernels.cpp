@@ -423,12 +423,52 @@ TEST_CASE("AUTO on Hopper serves matrices TMA cannot describe with the Hopper fa
     }
 }
 
+TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else widening copies and a 16-bit kernel") {
+    Rng rng = rng_for("fp8 widened");
+    Stream stream;
+    const bool hopper = handle().family_available(ag::Family::Sm90);
+    GemmCase k_major;  // the 8-bit kernels' form
+    k_major.type_ab = ASYNCGEMM_R_8F_E4M3;
+    k_major.type_cd = ASYNCGEMM_R_16BF;
+    k_major.m = 300, k_major.n = 200, k_major.k = 520;
+    k_major.op_b = ASYNCGEMM_OP_T;
+    k_major.aligned16 = true;
+    k_major.scale_a = 0.5f, k_major.scale_b = 3.0f;
+    GemmCase mn_major = k_major;  // A MN-major: wgmma's 8-bit kinds have no transpose
+    mn_major.op_a = ASYNCGEMM_OP_T;
+    GemmCase unaligned = k_major;  // rows of A 523 bytes apart
+    unaligned.type_ab = ASYNCGEMM_R_8F_E5M2;
+    unaligned.aligned16 = false;
+    unaligned.lda_pad = 3;
+    GemmCase batches = mn_major;  // three batches of A, one B for all
+    batches.batch_count = 3, batches.batched_api = true, batches.broadcast_b = true;
+    batches.type_cd = ASYNCGEMM_R_32F;
+    for (const GemmCase &c : {k_major, mn_major, unaligned, batches}) {
+        CAPTURE(c.describe());
+        const std::vector<std::string> launched = run_auto(c, rng, stream.get());
+        int widen = 0, eight_bit = 0;
+        for (const std::string &name : launched) {
+            widen += name == "asyncgemm_copy2d_widen_n_b8";
+            eight_bit += name.rfind("asyncgemm_sm90_gemm_e4m3", 0) == 0 || name.rfind("asyncgemm_sm90_gemm_e5m2", 0) == 0;
+        }
+        if (hopper && c.op_a == ASYNCGEMM_OP_N && c.aligned16) {
+            CHECK(eight_bit == 1);
+            CHECK(launched.size() == 1);
+        } else {
+            CHECK(widen == 2);
+            CHECK(eight_bit == 0);
+            CHECK(launched.size() == 3);
+        }
+    }
+}
+
 TEST_CASE("every copy kernel, named by its algorithm (the row copy: chosen by AUTO), is the one that ran") {
     Rng rng = rng_for("copy kernels");
     Stream stream;
     for (const ag::copy::KernelInfo &k : ag::copy::kKernels) {
         CAPTURE(k.name);
         if (k.algo == ASYNCGEMM_COPY_TMA && test_env().cc_major < 9) continue;
+        if (k.algo == ag::copy::kCopyWiden) continue;  // the GEMM planner's, checked with 8-bit GEMMs above
         CopyCase c;
         c.dtype = k.elem_bytes == 4 ? ASYNCGEMM_R_32F : ASYNCGEMM_R_16BF;
         c.op = k.transpose ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;

@@ -304,7 +304,9 @@ TEST_CASE("copy2d: the TMA map describes src as stored, in boxes of one tile") {
 }
 
 TEST_CASE("copy2d: launches pick the kernel by algorithm, op and element size") {
-    CHECK(copy::kKernelCount == 17);
+    CHECK(copy::kKernelCount == 18);  // 16 of the API's algorithms, the row copy and the widening copy
+    CHECK(copy::kernel_index(copy::kCopyWiden, false, 1) == copy::kKernelCount - 1);
+    CHECK(copy::kKernels[copy::kKernelCount - 1].dynamic_smem == 0);
     CopyArgs a = valid_copy();
     a.rows = 16384, a.cols = 16384, a.ld_src = 16384, a.ld_dst = 16384;
     CopyProblem p = with_choice(canonicalize(a), {ASYNCGEMM_COPY_PIPELINED, ASYNCGEMM_SMEM_PLAIN, 16});

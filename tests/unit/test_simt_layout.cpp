@@ -145,8 +145,8 @@ TEST_CASE("simt: kernel table and kernel_index") {
         CHECK(std::string(k.name).substr(std::string(k.name).size() - 2) == suffix);
     }
     CHECK(names.size() == static_cast<size_t>(simt::kKernelCount));
-    CHECK(simt::kKernelCount == 12);
-    for (int32_t type : {asyncgemm::kF32, asyncgemm::kF16, asyncgemm::kBF16}) {
+    CHECK(simt::kKernelCount == 20);
+    for (int32_t type : {asyncgemm::kF32, asyncgemm::kF16, asyncgemm::kBF16, asyncgemm::kE4M3, asyncgemm::kE5M2}) {
         for (bool a : {false, true}) {
             for (bool b : {false, true}) CHECK(simt::kernel_index(type, a, b) >= 0);
         }
@@ -166,6 +166,9 @@ TEST_CASE("simt: vector widths follow pointer, leading dimension and batch strid
     CHECK(simt::vector_width(kF16, false, 0x1008, 64, 64) == 4);    // 4 halves: 8 bytes
     CHECK(simt::vector_width(kF16, false, 0x1004, 64, 64) == 2);
     CHECK(simt::vector_width(kF16, false, 0x1002, 64, 64) == 1);
+    CHECK(simt::vector_width(asyncgemm::kE4M3, false, 0x1004, 64, 64) == 4);  // 4 bytes of 8-bit floats
+    CHECK(simt::vector_width(asyncgemm::kE5M2, false, 0x1002, 64, 64) == 2);
+    CHECK(simt::vector_width(asyncgemm::kE4M3, false, 0x1001, 64, 64) == 1);
     CHECK(simt::vector_width(kF32, true, 0x1000, 4096, 0) == 1);    // K-major: element by element
 }
 

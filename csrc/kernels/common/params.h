@@ -86,4 +86,18 @@ struct CopyParams {
     int32_t reserved;
 };
 
+// 8-bit float matrices widened to f16 (exact: f16 holds every e4m3 and e5m2 value), for the
+// families without 8-bit kernels: batch_count matrices of rows x cols, row-major, stride_src and
+// stride_dst elements apart (0: one matrix), src of dtype (kE4M3 or kE5M2) with leading dimension
+// ld_src, dst f16 with ld_dst.
+struct WidenParams {
+    int64_t rows, cols, batch_count;
+    const void *src;
+    int64_t ld_src, stride_src;
+    void *dst;
+    int64_t ld_dst, stride_dst;
+    int32_t dtype;
+    int32_t reserved;
+};
+
 }  // namespace asyncgemm

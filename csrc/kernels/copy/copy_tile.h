@@ -121,6 +121,9 @@ inline constexpr int kRowsBlocksPerSm = 16;  // launch bounds: 32 registers a th
 inline constexpr int kRowLaneElems = 8;      // a lane's loads in flight
 inline constexpr int kRowPieceElems = 32 * kRowLaneElems;  // of a row, a warp's
 inline constexpr int64_t kRowsMaxBlocks = int64_t(1) << 20;
+// The widening copy (copy_widen.cuh: 8-bit floats into f16 for the families without 8-bit kernels)
+// is no copy of the API either: the GEMM planner alone launches it, as the row copy's pieces.
+inline constexpr asyncgemm_copy_algo_t kCopyWiden = static_cast<asyncgemm_copy_algo_t>(ASYNCGEMM_COPY_TMA + 2);
 // The warps' pieces of each row of `cols` elements (the last one ragged).
 ASYNCGEMM_HOST_DEVICE constexpr int64_t row_pieces(int64_t cols) { return (cols + kRowPieceElems - 1) / kRowPieceElems; }
 
@@ -132,13 +135,14 @@ inline constexpr int kPipelinedSmemBytes = kPipelineStages * kStageBytes;
 inline constexpr int kTmaRingBytes = kTmaStages * kTileBytes + kTmaStageAlign;
 inline constexpr int kTmaSmemBytes = kTmaRingBytes > kPipelinedSmemBytes ? kTmaRingBytes : kPipelinedSmemBytes;
 
-// Dynamic shared memory of the kernels of an algorithm (SYNC, ASYNC, PIPELINED, TMA or the row copy).
+// Dynamic shared memory of the kernels of an algorithm (SYNC, ASYNC, PIPELINED, TMA, the row copy or
+// the widening copy).
 constexpr uint32_t smem_bytes(asyncgemm_copy_algo_t algo) {
     switch (algo) {
     case ASYNCGEMM_COPY_SYNC: return kSyncSmemBytes;
     case ASYNCGEMM_COPY_ASYNC: return kAsyncSmemBytes;
     case ASYNCGEMM_COPY_PIPELINED: return kPipelinedSmemBytes;
-    default: return algo == kCopyRows ? 0 : kTmaSmemBytes;
+    default: return algo == kCopyRows || algo == kCopyWiden ? 0 : kTmaSmemBytes;
     }
 }
 
@@ -150,7 +154,9 @@ constexpr uint32_t smem_bytes(asyncgemm_copy_algo_t algo) {
 #define ASYNCGEMM_COPY_ALGO_pipelined ASYNCGEMM_COPY_PIPELINED
 #define ASYNCGEMM_COPY_ALGO_tma ASYNCGEMM_COPY_TMA
 #define ASYNCGEMM_COPY_ALGO_rows asyncgemm::copy::kCopyRows
+#define ASYNCGEMM_COPY_ALGO_widen asyncgemm::copy::kCopyWiden
 #define ASYNCGEMM_COPY_TRANSPOSE_n false
 #define ASYNCGEMM_COPY_TRANSPOSE_t true
+#define ASYNCGEMM_COPY_BYTES_b8 1
 #define ASYNCGEMM_COPY_BYTES_b16 2
 #define ASYNCGEMM_COPY_BYTES_b32 4

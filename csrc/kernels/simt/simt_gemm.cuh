@@ -1,5 +1,6 @@
 // SIMT GEMM (ASYNCGEMM_ALGO_SIMT): D = alpha * A·B + beta * C with exact fp32 FMA, any majors, any
-// sizes and alignments, batched.
+// sizes and alignments, batched; alpha times the tensor scales of 8-bit inputs widened to f16
+// (plan/widened_inputs.h).
 //
 // A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 32 through
 // two shared stages: while one slice is multiplied the next is in flight, copied global -> shared by
@@ -20,6 +21,7 @@
 
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/element_type.cuh"
+#include "kernels/common/input_scale.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
@@ -71,7 +73,7 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
     const int slices = has_product ? min(all_slices - first_slice, p.slices_per_split) : 0;
     const int last_slice_k = has_product ? static_cast<int>(p.k - static_cast<int64_t>(all_slices - 1) * kTile.tile_k) : 0;
     const int64_t k0 = static_cast<int64_t>(first_slice) * kTile.tile_k;
-    const float alpha = has_product ? p.alpha : 0.f;
+    const float alpha = has_product ? scaled_alpha(p.alpha, p.scale_a, p.scale_b) : 0.f;
     // k of the range's slice s inside the matrix: all of it but in the last slice of K.
     const auto k_left = [&](int s) { return first_slice + s + 1 < all_slices ? kTile.tile_k : last_slice_k; };
 

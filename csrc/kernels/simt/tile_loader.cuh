@@ -4,8 +4,8 @@
 // load(tile, k_left) moves the next k-slice into `tile` (slices go in order from k = 0; k_left =
 // K minus the slice's first k, at most tile_k).  fp32 travels by cp.async: the copy completes at
 // the caller's cp.async wait and barrier, while the FFMAs of earlier slices run.  cp.async can
-// neither convert nor move 2-byte scalars, so 16-bit inputs are loaded, converted and stored by
-// the thread itself, at once: holding them in registers across a slice of FFMAs would push the
+// neither convert nor move 1- or 2-byte scalars, so 16-bit and 8-bit inputs are loaded, converted
+// and stored by the thread itself, at once: holding them in registers across a slice of FFMAs would push the
 // kernel past 128 registers, and the 16 warps of an SM cover one warp's wait for its loads.
 //
 // Tails.  Elements with k >= K or past the x extent are written as zeros and never read from
@@ -89,8 +89,8 @@ public:
     }
 
 private:
-    // 16-bit run: one 8-byte or two 4-byte loads as piece_ allows, else one 2-byte load per valid
-    // element (the rest stay zero).
+    // 16-bit (8-bit) run: one 8-byte (4-byte) load or two of half the size as piece_ allows, else
+    // one load per valid element (the rest stay zero).
     __device__ __forceinline__ Vector<T, kRunLength> load_run(const T *src) const {
         Vector<T, kRunLength> run{};
         if (piece_ == 4) {

@@ -1,7 +1,7 @@
 // Tensor-core GEMM with asynchronous copies (ASYNCGEMM_ALGO_ASYNC_COPY and ASYNCGEMM_ALGO_PIPELINED):
 // D = alpha * A·B + beta * C with f16 or bf16 A and B in any majors (one kernel per combination), or
 // f32 A and B multiplied as tf32 (K-major), fp32 accumulation, f32/f16/bf16 C and D, any sizes and
-// alignments, batched.
+// alignments, batched; alpha times the tensor scales of 8-bit inputs widened to f16 (plan/widened_inputs.h).
 //
 // A block computes one tile of D (sm80_traits.h).  Each K-slice of A and B is copied global ->
 // shared by cp.async into swizzled tiles (operand_copy.cuh); each warp multiplies its warp tile with
@@ -21,6 +21,7 @@
 
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/element_type.cuh"
+#include "kernels/common/input_scale.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
@@ -90,7 +91,7 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
     const int all_slices = has_product ? static_cast<int>((p.k + kSlice - 1) / kSlice) : 0;
     const int slices = min(all_slices - first_slice, p.slices_per_split);
     const int64_t k0 = static_cast<int64_t>(first_slice) * kSlice;
-    const float alpha = has_product ? p.alpha : 0.f;
+    const float alpha = has_product ? scaled_alpha(p.alpha, p.scale_a, p.scale_b) : 0.f;
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
         WarpTile<T, Config> tile(thread / kWarpSize);

@@ -31,6 +31,7 @@
 
 #include "kernels/common/element_type.cuh"
 #include "kernels/common/grid_dependency.cuh"
+#include "kernels/common/input_scale.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/persistent_scheduler.cuh"
@@ -62,9 +63,6 @@ enum class Store {
 
 struct NothingHeld {};
 
-// A dequantizing tensor scale: one fp32 in global memory, or 1 where the call gives none.
-__device__ __forceinline__ float input_scale(const float *scale) { return scale != nullptr ? *scale : 1.f; }
-
 // reduce_split_k's group: one consumer warpgroup, its named barrier, and its slot in shared memory
 // through which the leader's verdict reaches the others.
 struct WarpgroupGroup {
@@ -89,7 +87,7 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     const WarpgroupTile wg{consumer / kC.consumers_n, consumer % kC.consumers_n};
     // The 8-bit inputs' tensor scales are read here, past the wait for the kernel before, which may
     // have written them.
-    const float alpha = p.k_blocks > 0 ? p.alpha * input_scale(p.scale_a) * input_scale(p.scale_b) : 0.f;
+    const float alpha = p.k_blocks > 0 ? scaled_alpha(p.alpha, p.scale_a, p.scale_b) : 0.f;
     const PersistentScheduler<Sm90Params> schedule(p);
     RingPosition<kC.stages> slot;
     EpilogueState state;

@@ -1,0 +1,86 @@
+#include "plan/widened_inputs.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "kernels/copy/copy_tile.h"
+#include "plan/copy_kernels.h"
+#include "plan/gemm_args.h"
+#include "plan/kernel_table.h"
+#include "runtime/workspace.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+constexpr size_t kCopyAlignment = 256;  // each copy starts on its own 256-byte boundary
+constexpr int64_t kF16PerUnit = 8;      // f16 elements per 16 bytes: the copies' rows are whole units
+
+// One operand and its copy: `rows` x `cols` as stored (rows of cols elements, K-major or not), its
+// batches `stride` elements apart (0: one matrix serves every batch).
+struct Widened {
+    WidenParams params{};
+    size_t offset = 0, bytes = 0;
+};
+
+Widened plan_operand(const GemmParams &p, const void *src, bool k_major, int64_t outer, int64_t ld, int64_t stride,
+                     size_t &end) {
+    Widened w;
+    WidenParams &x = w.params;
+    x.rows = k_major ? outer : p.k;
+    x.cols = k_major ? p.k : outer;
+    x.batch_count = p.batch_count > 1 && stride != 0 ? p.batch_count : 1;
+    x.src = src;
+    x.ld_src = ld;
+    x.stride_src = x.batch_count > 1 ? stride : 0;
+    x.ld_dst = (x.cols + kF16PerUnit - 1) / kF16PerUnit * kF16PerUnit;
+    x.stride_dst = x.batch_count > 1 ? x.rows * x.ld_dst : 0;
+    x.dtype = p.type_ab;
+    w.offset = end;
+    const size_t bytes = static_cast<size_t>(x.batch_count * x.rows * x.ld_dst) * sizeof(uint16_t);
+    w.bytes = (bytes + kCopyAlignment - 1) / kCopyAlignment * kCopyAlignment;
+    end += w.bytes;
+    return w;
+}
+
+void launch_widen(const Handle &handle, const WidenParams &params, void *stream) {
+    const int kernel = copy::kernel_index(copy::kCopyWiden, false, 1);
+    if (kernel < 0) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "no widening copy kernel");
+    // A warp per piece of a row, the kernel striding over what 2^20 blocks do not cover.
+    const int64_t pieces = params.batch_count * params.rows * copy::row_pieces(params.cols);
+    const int64_t warps = copy::kThreads / 32;
+    const auto blocks = static_cast<uint32_t>(std::min<int64_t>((pieces + warps - 1) / warps, copy::kRowsMaxBlocks));
+    handle.launch(family_base(Family::Copy) + static_cast<size_t>(kernel), Dim3{blocks, 1, 1},
+                  Dim3{static_cast<uint32_t>(copy::kThreads), 1, 1}, 0, &params, sizeof params, stream);
+}
+
+}  // namespace
+
+bool launch_on_widened(const Handle &handle, const GemmParams &p, void *stream,
+                       const std::function<void(const GemmParams &)> &multiply) {
+    GemmParams q = p;
+    q.type_ab = kF16;
+    if (!has_product(p)) {  // A and B are neither read nor described
+        multiply(q);
+        return true;
+    }
+    size_t end = 0;
+    Widened a = plan_operand(p, p.a, p.a_k_major != 0, p.m, p.lda, p.stride_a, end);
+    Widened b = plan_operand(p, p.b, p.b_k_major != 0, p.n, p.ldb, p.stride_b, end);
+    try {
+        return handle.workspace().run(0, end, static_cast<CUstream_st *>(stream), [&](Workspace::Lease lease) {
+            char *scratch = static_cast<char *>(lease.partials);
+            a.params.dst = scratch + a.offset;
+            b.params.dst = scratch + b.offset;
+            launch_widen(handle, a.params, stream);
+            launch_widen(handle, b.params, stream);
+            q.a = a.params.dst, q.lda = a.params.ld_dst, q.stride_a = a.params.stride_dst;
+            q.b = b.params.dst, q.ldb = b.params.ld_dst, q.stride_b = b.params.stride_dst;
+            multiply(q);
+        });
+    } catch (const Error &e) {
+        if (e.status() == ASYNCGEMM_STATUS_OUT_OF_MEMORY) return false;
+        throw;
+    }
+}
+
+}  // namespace asyncgemm::plan
