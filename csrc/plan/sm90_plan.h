@@ -15,7 +15,8 @@
 namespace asyncgemm::plan {
 
 // True when the family serves the problem's types: f16 or bf16 A and B in any majors, or f32 A and B
-// under ASYNCGEMM_MATH_TF32 with both K-major (wgmma cannot transpose tf32); any C and D type.
+// under ASYNCGEMM_MATH_TF32 and e4m3 or e5m2 ones with both K-major (wgmma transposes 16-bit
+// operands alone); any C and D type.
 bool sm90_supports(const GemmParams &params, asyncgemm_math_t math);
 
 // Why TMA cannot describe one of the problem's matrices (a base address not 16-byte aligned, a
