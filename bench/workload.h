@@ -13,9 +13,9 @@
 //   act=F    an activation applied last: relu, gelu (the tanh form), gelu_erf, silu
 // A workload with a bias or an activation goes through asyncgemm_matmul with the epilogue fused.
 // An 8-bit workload (e4m3, e5m2) goes through asyncgemm_matmul with a scale for A and one for B,
-// against cuBLASLt's FP8 matmul; it is NT alone (both operands K-major, as Hopper's FP8 tensor
-// cores and cuBLASLt read them), with leading dimensions of A and B in multiples of 16 bytes, and
-// takes no bias= or act=.
+// against cuBLASLt's FP8 matmul (which takes NT with 16-byte rows alone; other forms are checked
+// against cuBLAS's GEMM of the values widened to 16 bits), in any ops and pads, and takes no bias=
+// or act=.
 // describe() writes a workload back in this form, so every row of a table can be rerun with --shape.
 #pragma once
 

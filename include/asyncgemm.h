@@ -47,15 +47,19 @@ typedef enum {
     /* 0.2: 8-bit floating-point inputs, OCP FP8 E4M3 (no infinities; one NaN pattern per sign, 0x7F
        and 0xFF; largest finite 448) and E5M2 (IEEE-like; largest finite 57344).  A and B only, both
        of the same type; C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
-       there), with both operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:
+       there) and Blackwell ones (SM100_TCGEN05 and AUTO, without a fused epilogue), with both
+       operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:
        exact products summed in their fp32 accumulator, which keeps fewer bits than fp32 (measured:
        D within 4e-3 of max |D| of an fp32 sum at K = 4096).  SIMT converts them to fp32 as it
        loads them (any GPU, majors and alignment; exact fp32 sums).  Every other case (another GPU,
-       an MN-major operand, unaligned rows, ASYNC_COPY or PIPELINED named) widens A and B into f16
-       copies in the handle's workspace first (exact) and runs a 16-bit kernel on them; where the
-       workspace cannot hold the copies (a call being captured without a workspace set by
-       asyncgemm_set_workspace, or one too small), AUTO takes SIMT and a named algorithm returns
-       NOT_SUPPORTED.  SM100_TCGEN05 refuses them.  NaN inputs give NaN. */
+       an MN-major operand, rows of A or B TMA cannot describe, ASYNC_COPY or PIPELINED named)
+       widens A and B into f16 copies in the handle's workspace first (exact) and runs a 16-bit
+       kernel on them; where the workspace cannot hold the copies (a call being captured without a
+       workspace set by asyncgemm_set_workspace, or one too small), AUTO takes SIMT and a named
+       algorithm returns NOT_SUPPORTED.  SM90_TMA_WGMMA named still needs C and D described by TMA
+       (MISALIGNED); SM100_TCGEN05 named refuses every case its 8-bit kernels do not read.  NaN
+       inputs give NaN, but for alpha * sa * sb zero (or underflowing fp32), which means no product:
+       D = beta * C. */
     ASYNCGEMM_R_8F_E4M3 = 3,
     ASYNCGEMM_R_8F_E5M2 = 4
 } asyncgemm_dtype_t;
@@ -226,7 +230,7 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_copy2d(
    call (AUTO choosing one included) of a shape bucket (types, majors, and m, n, k and batch_count
    rounded up to powers of two) times the family's tile configurations on scratch buffers the library
    allocates, never on the caller's, and the winner serves every later call of the bucket (f32 inputs
-   in TF32 mode are not timed: they take the built-in choice).  Winners are kept in memory and in a file per GPU model and
+   in TF32 mode and 8-bit inputs are not timed: they take the built-in choice).  Winners are kept in memory and in a file per GPU model and
    library version in $ASYNCGEMM_CACHE_DIR (default $XDG_CACHE_HOME/asyncgemm, else
    ~/.cache/asyncgemm), shared safely by concurrent processes; a corrupt or foreign file is ignored
    with a warning on stderr (silenced by ASYNCGEMM_QUIET=1).  A call on a stream being captured into a
@@ -248,7 +252,8 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handl
    operands) there instead of in memory the handle allocates, inside stream capture as well, so that a
    call captured into a CUDA graph takes the same kernel and the same split as the same call run
    eagerly, with the same result bits.  A call whose scratch does not fit runs without it: unsplit, or
-   on a family that needs no copies.  The library never frees the workspace.  The caller
+   on a family that needs no copies (8-bit inputs that a named ASYNC_COPY, PIPELINED or
+   SM90_TMA_WGMMA multiplies on f16 copies: NOT_SUPPORTED).  The library never frees the workspace.  The caller
      - keeps it allocated while work that uses it may still run (replays of graphs captured with it
        included), and does not touch it meanwhile;
      - lends it to one handle at a time, and never lets calls that use it overlap on the GPU: calls

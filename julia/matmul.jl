@@ -83,9 +83,11 @@ throw the library's [`AsyncGemmError`](@ref) with status `ASYNCGEMM_STATUS_NOT_S
 Hopper the K-major form of the same product needs no copies. `:simt` named always reads the 8-bit
 inputs itself.
 
-The library still refuses, with an [`AsyncGemmError`](@ref): 8-bit inputs with `:sm100_tcgen05`
-(`ASYNCGEMM_STATUS_NOT_SUPPORTED`), and `:sm90_tma_wgmma` named with a `C` TMA cannot store, one
-not 16-byte aligned or with columns not a multiple of 16 bytes apart
+The library still refuses, with an [`AsyncGemmError`](@ref): `:sm100_tcgen05` named (Blackwell)
+with 8-bit inputs in a form other than the K-major one or with a bias or activation
+(`ASYNCGEMM_STATUS_NOT_SUPPORTED`; the K-major form runs on its `kind::f8f6f4` kernels, which this
+project has compiled and self-checks but never run), and `:sm90_tma_wgmma` named with a `C` TMA
+cannot store, one not 16-byte aligned or with columns not a multiple of 16 bytes apart
 (`ASYNCGEMM_STATUS_MISALIGNED`; `:auto` multiplies that on copies with another kernel).
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;

@@ -24,6 +24,7 @@ void check_enum(bool known, const char *name, int value) {
 
 const char *copy_algo_name(asyncgemm_copy_algo_t algo) {
     if (algo == copy::kCopyRows) return "the row copy";
+    if (algo == copy::kCopyWiden) return "the widening copy";
     switch (algo) {
     case ASYNCGEMM_COPY_AUTO: return "ASYNCGEMM_COPY_AUTO";
     case ASYNCGEMM_COPY_SYNC: return "ASYNCGEMM_COPY_SYNC";

@@ -65,39 +65,59 @@ GemmParams outputs_only(const GemmParams &params) {
     return outputs;
 }
 
-// 8-bit float inputs: the Hopper family's 8-bit kernels (wgmma's e4m3 and e5m2 kinds) read them
-// where `algo` is AUTO or SM90_TMA_WGMMA on Hopper, both operands are K-major (the kinds have no
-// transpose) and TMA describes every matrix.
-bool reads_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
-    return (algo == ASYNCGEMM_ALGO_AUTO || algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
-           loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
-           (!has_product(params) || (params.a_k_major != 0 && params.b_k_major != 0)) &&
-           sm90_tma_obstacle(params).empty();
+// The family whose 8-bit kernels read the inputs as they lie, where `algo` (AUTO or the one named)
+// allows it: SM100_TCGEN05 on Blackwell once its self-check passed (kind::f8f6f4; no fused
+// epilogue), else SM90_TMA_WGMMA on Hopper (wgmma's e4m3 and e5m2 kinds); both read K-major operands
+// alone (their kernels are `kk`, also where k = 0 or alpha = 0 leaves A and B unread), through TMA
+// (the Hopper family C and D too).  AUTO where none does.
+asyncgemm_algo_t eight_bit_family(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
+    const bool k_major = params.a_k_major != 0 && params.b_k_major != 0;
+    const auto allows = [&](asyncgemm_algo_t family) { return algo == ASYNCGEMM_ALGO_AUTO || algo == family; };
+    if (k_major && allows(ASYNCGEMM_ALGO_SM100_TCGEN05) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
+        !has_fused_epilogue(params) && sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle))
+        return ASYNCGEMM_ALGO_SM100_TCGEN05;
+    if (k_major && allows(ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
+        sm90_tma_obstacle(params).empty())
+        return ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
+    return ASYNCGEMM_ALGO_AUTO;
 }
 
-// The refusals of 8-bit inputs by an algorithm named explicitly: every family but SM100_TCGEN05
-// serves them, SIMT and (on Hopper, K-major) SM90_TMA_WGMMA with kernels of their own, the others on
-// f16 copies (plan/widened_inputs.h); SM90_TMA_WGMMA still needs C and D described by TMA.
-void check_eight_bit(asyncgemm_algo_t algo, const GemmParams &params) {
-    if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05)
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " does not take 8-bit float inputs (" +
-                                                 dtype_name(params.type_ab) + ")");
+// The refusals of 8-bit inputs by an algorithm named explicitly: SIMT and (on Hopper, K-major)
+// SM90_TMA_WGMMA serve them with kernels of their own, the others but SM100_TCGEN05 on f16 copies
+// (plan/widened_inputs.h); SM90_TMA_WGMMA still needs C and D described by TMA; SM100_TCGEN05 reads
+// them K-major, through TMA, without a fused epilogue, once its self-check passed.
+void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
+    if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05) {
+        if (has_fused_epilogue(params))
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " has no fused bias or activation "
+                                                                                "epilogue (every other algorithm has)");
+        if (params.a_k_major == 0 || params.b_k_major == 0)
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+                 std::string(algo_name(algo)) + " reads 8-bit float inputs K-major only (row-major: op_a N and op_b "
+                                                "T; column-major: op_a T and op_b N)");
+        const std::string obstacle = sm100_tma_obstacle(params);
+        if (!obstacle.empty())
+            fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(algo_name(algo)) + " loads A and B through TMA, but " + obstacle);
+        if (!sm100_self_check_passed(handle)) fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, last_error());
+    }
     if (algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
         const std::string obstacle = sm90_tma_obstacle(outputs_only(params));
         if (!obstacle.empty())
-            fail(ASYNCGEMM_STATUS_MISALIGNED, std::string(algo_name(algo)) + " stores through TMA, but " + obstacle);
+            fail(ASYNCGEMM_STATUS_MISALIGNED,
+                 std::string(algo_name(algo)) + " loads C and stores D through TMA, but " + obstacle);
     }
 }
 
-// Multiplies 8-bit inputs: with the Hopper 8-bit kernels where they read them; with SIMT's, which
-// convert them on their way into shared memory, where SIMT is named; else on f16 copies with the
-// family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA describes C and D, else PIPELINED, all
-// unsplit (the copies hold the workspace).  Where the workspace cannot hold the copies, AUTO takes
-// SIMT; a named family refuses.
+// Multiplies 8-bit inputs: with the 8-bit kernels of eight_bit_family where they read them; with
+// SIMT's, which convert them on their way into shared memory, where SIMT is named; else on f16
+// copies with the family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA describes C and D, else
+// PIPELINED, all unsplit (the copies hold the workspace).  Where the workspace cannot hold the
+// copies, AUTO takes SIMT; a named family refuses.
 void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params, void *stream) {
-    if (reads_eight_bit(handle, algo, params)) {
-        launch_sm90(handle, params, stream);
-        return;
+    switch (eight_bit_family(handle, algo, params)) {
+    case ASYNCGEMM_ALGO_SM100_TCGEN05: launch_sm100(handle, params, stream); return;
+    case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: launch_sm90(handle, params, stream); return;
+    default: break;
     }
     asyncgemm_algo_t family = algo;
     if (algo == ASYNCGEMM_ALGO_AUTO) {
@@ -110,6 +130,7 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
         launch_simt(handle, params, 0, stream);
         return;
     }
+    // Unsplit: a split would lease the workspace again while the copies hold it.
     const auto multiply = [&](const GemmParams &q) {
         if (family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
             const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
@@ -134,7 +155,7 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
 // The refusals of an algorithm named explicitly that depend on the problem, not the device.
 void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     if (has_eight_bit_inputs(params)) {
-        check_eight_bit(algo, params);
+        check_eight_bit(handle, algo, params);
         return;
     }
     const Family family = family_of(algo);
@@ -243,6 +264,12 @@ void gemm_with_config(const Handle &handle, const GemmArgs &args, KernelChoice c
     const GemmParams params = canonicalize(args);
     check_forced(handle, args.algo, params);
     if (is_empty(args)) return;
+    // A configuration names a kernel: 8-bit inputs reach SIMT's and the 8-bit kernels of SM90 and
+    // SM100 (K-major, through TMA) here, never the f16 copies plan::gemm makes for the others.
+    if (has_eight_bit_inputs(params) && args.algo != ASYNCGEMM_ALGO_SIMT &&
+        eight_bit_family(handle, args.algo, params) != args.algo)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) +
+                                                 " has no kernel that reads these 8-bit inputs as they lie");
     const auto refuse = [&] {
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) + " has no configuration " +
                                                  std::to_string(choice.config));

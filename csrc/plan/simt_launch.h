@@ -48,7 +48,7 @@ constexpr int splits_for(const GemmParams &p, int sm_count) {
 // `splits` ranges (fewer where K is short; always 1 for batches, k = 0 or alpha = 0).  The caller
 // sets partials and tile_counters when p.splits > 1.  Returns the kernel and its launch geometry;
 // kernel is -1 (and p untouched) when type_ab has no kernel, the tiles do not fit one grid, or K
-// has 2^30 slices or more (K >= 2^34).
+// has 2^30 slices or more (K >= 2^35).
 inline Launch prepare_launch(GemmParams &p, int splits) {
     const Launch none{-1, 0, 0, 0, 0};
     const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0);

@@ -13,7 +13,7 @@ void launch_simt(const Handle &handle, const GemmParams &problem, int splits, vo
         simt::prepare_launch(params, splits > 0 ? splits : simt::splits_for(params, handle.device().sm_count));
     if (launch.kernel < 0)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SIMT: the problem is too large for one launch "
-                                             "(more than 2^31 - 1 output tiles, or k of 2^34 or more)");
+                                             "(more than 2^31 - 1 output tiles, or k of 2^35 or more)");
     const auto run = [&](const GemmParams &p, const simt::Launch &l) {
         handle.launch(family_base(Family::Simt) + static_cast<size_t>(l.kernel), Dim3{l.grid_x, l.grid_y, l.grid_z},
                       Dim3{l.block_x, 1, 1}, l.dynamic_smem, &p, sizeof p, stream);

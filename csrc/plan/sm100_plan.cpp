@@ -35,7 +35,9 @@ bool sm100_supports(const GemmParams &params, asyncgemm_math_t math) {
 std::string sm100_tma_obstacle(const GemmParams &params) { return tma_obstacle(params, false, false); }
 
 bool sm100_seeds_c(const GemmParams &p) {
-    return p.type_cd == kF32 && p.beta != 0.f && has_product(p) && tma_obstacle(p, true, false).empty();
+    // Not with tensor scales: the seed is scaled by beta / alpha on the host, which cannot read them.
+    return p.type_cd == kF32 && p.beta != 0.f && has_product(p) && p.scale_a == nullptr && p.scale_b == nullptr &&
+           tma_obstacle(p, true, false).empty();
 }
 
 Sm100Params sm100_params(const GemmParams &p) {
@@ -73,6 +75,8 @@ Sm100Params sm100_params(const GemmParams &p) {
     params.k_blocks = has_product(p) ? static_cast<int32_t>(k_block_count(p.k, p.type_ab)) : 0;
     params.splits = 1;
     params.blocks_per_split = params.k_blocks;
+    params.scale_a = p.scale_a;
+    params.scale_b = p.scale_b;
     return params;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -28,8 +29,14 @@ namespace {
 // Any fixed value: the same inputs on every run and device, so a failure can be reproduced.
 constexpr uint32_t kSeed = 0x5e1fc4ecu;
 
-// Leading dimensions are multiples of this many elements (16 bytes of 16-bit elements, 32 of f32).
-constexpr int64_t kLdMultiple = 8;
+// Leading dimensions are multiples of this many elements (16 bytes of 16-bit elements, 32 of f32;
+// 16 bytes of 8-bit elements).
+int64_t ld_multiple(asyncgemm_dtype_t type) { return dtype_size(type) == 1 ? 16 : 8; }
+
+// The tensor scales of a scaled problem: powers of two, so the scaled products stay exact.
+constexpr float kScales[2] = {0.5f, 2.0f};
+
+bool eight_bit(asyncgemm_dtype_t type) { return type == ASYNCGEMM_R_8F_E4M3 || type == ASYNCGEMM_R_8F_E5M2; }
 
 int64_t round_up(int64_t value, int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
@@ -40,6 +47,9 @@ double tolerance(const SelfCheckProblem &problem) {
     // them), and the reference (SIMT) multiplies in exact fp32: simulating these problems in double
     // precision gives 7e-4 with truncation, 3e-4 with rounding.
     if (problem.type_ab == ASYNCGEMM_R_32F) return 5e-3;
+    // 8-bit products are exact; kind::f8f6f4 may sum them with fewer bits than fp32 (Hopper's 8-bit
+    // wgmma does: 4e-3 of max |D| at K = 4096), against SIMT's exact fp32 sums.
+    if (eight_bit(problem.type_ab)) return 2e-2;
     // Both families multiply the same 16-bit values exactly and add in fp32; only the order of the
     // additions differs, about sqrt(k) * 2^-24 ~ 1e-6 relative at these K.  A single wrong element of
     // an f32 output already shows as ~1 / sqrt(m * n) > 4e-3 here.
@@ -50,7 +60,8 @@ double tolerance(const SelfCheckProblem &problem) {
 }
 
 asyncgemm_algo_t reference_algo(const SelfCheckProblem &problem) {
-    return problem.type_ab == ASYNCGEMM_R_32F ? ASYNCGEMM_ALGO_SIMT : ASYNCGEMM_ALGO_PIPELINED;
+    return problem.type_ab == ASYNCGEMM_R_32F || eight_bit(problem.type_ab) ? ASYNCGEMM_ALGO_SIMT
+                                                                            : ASYNCGEMM_ALGO_PIPELINED;
 }
 
 std::string number(float value) {
@@ -70,6 +81,7 @@ std::string describe(const SelfCheckProblem &problem, const GemmParams &canonica
                        major(canonical.b_k_major) + "-major) " + std::to_string(problem.m) + "x" +
                        std::to_string(problem.n) + "x" + std::to_string(problem.k);
     if (problem.batch_count > 1) text += " batch " + std::to_string(problem.batch_count);
+    if (problem.scaled) text += " scales " + number(kScales[0]) + ", " + number(kScales[1]);
     return text + " alpha=" + number(problem.alpha) + " beta=" + number(problem.beta) + " " +
            dtype_name(problem.type_cd) + (problem.beta != 0.0f ? " C/D" : " D") + " against " +
            algo_name(reference_algo(problem));
@@ -88,6 +100,8 @@ std::vector<unsigned char> random_elements(asyncgemm_dtype_t type, int64_t count
         const float value = random_unit(rng);
         if (type == ASYNCGEMM_R_32F) {
             memcpy(&bytes[i * size], &value, size);
+        } else if (eight_bit(type)) {
+            bytes[i] = __nv_cvt_float_to_fp8(value, __NV_SATFINITE, type == ASYNCGEMM_R_8F_E4M3 ? __NV_E4M3 : __NV_E5M2);
         } else {
             const uint16_t bits = type == ASYNCGEMM_R_16F ? __half_raw(__float2half_rn(value)).x
                                                            : __nv_bfloat16_raw(__float2bfloat16_rn(value)).x;
@@ -172,11 +186,18 @@ SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &pro
     std::optional<DeviceBuffer> c_device;
     if (!c.empty()) c_device.emplace(api, static_cast<int64_t>(c.size()));
     const DeviceBuffer tested_device(api, static_cast<int64_t>(d_bytes)), reference_device(api, static_cast<int64_t>(d_bytes));
+    const DeviceBuffer scales_device(api, static_cast<int64_t>(sizeof kScales));
     const StreamDrain drain(api, stream);  // after the buffers: they outlive whatever is queued on them
 
     upload(api, a_device, a, stream);
     upload(api, b_device, b, stream);
     if (c_device) upload(api, *c_device, c, stream);
+    if (problem.scaled) {
+        check(api.cuMemcpyHtoDAsync(scales_device.address(), kScales, sizeof kScales, stream), "cuMemcpyHtoDAsync");
+        args.scale_mode_a = args.scale_mode_b = ASYNCGEMM_SCALE_TENSOR;
+        args.scale_a = scales_device.pointer();
+        args.scale_b = static_cast<const float *>(scales_device.pointer()) + 1;
+    }
     poison(api, tested_device, d_bytes, stream);
     poison(api, reference_device, d_bytes, stream);
     args.a = a_device.pointer();
@@ -202,6 +223,7 @@ const std::vector<SelfCheckProblem> &sm100_self_check_problems() {
     constexpr auto row = ASYNCGEMM_ORDER_ROW, col = ASYNCGEMM_ORDER_COL;
     constexpr auto N = ASYNCGEMM_OP_N, T = ASYNCGEMM_OP_T;
     constexpr auto f32 = ASYNCGEMM_R_32F, f16 = ASYNCGEMM_R_16F, bf16 = ASYNCGEMM_R_16BF;
+    constexpr auto e4m3 = ASYNCGEMM_R_8F_E4M3, e5m2 = ASYNCGEMM_R_8F_E5M2;
     // Canonical majors (A, B) in the comments.  Most sizes leave ragged edges on 128-wide tiles and on
     // 64- or 32-deep K-blocks.
     static const std::vector<SelfCheckProblem> problems{
@@ -212,6 +234,10 @@ const std::vector<SelfCheckProblem> &sm100_self_check_problems() {
         P{bf16, f32, row, N, T, 96, 64, 192, 3, 1.0f, 0.0f},      // K, K: a batch
         P{f32, f32, row, N, T, 136, 144, 96, 1, 1.0f, 0.25f},     // K, K: tf32, C seeded
         P{f32, f32, row, T, N, 136, 144, 96, 1, 1.0f, 0.25f},     // MN, MN: tf32, C seeded
+        // kind::f8f6f4, K-major alone: 128-deep K-blocks, ragged; tensor scales; C seeded and not.
+        P{e4m3, bf16, row, N, T, 200, 136, 520, 1, 1.0f, 0.0f, true},  // K, K: scaled
+        P{e5m2, f32, row, N, T, 96, 264, 384, 2, 1.5f, 1.0f},          // K, K: a batch, C seeded
+        P{e4m3, f16, col, T, N, 130, 72, 256, 1, 1.0f, -1.0f, true},   // K, K: scaled, f16 C
     };
     return problems;
 }
@@ -232,7 +258,7 @@ GemmArgs self_check_args(const SelfCheckProblem &problem) {
     const auto lay_out = [&](asyncgemm_op_t op, int64_t rows, int64_t cols, asyncgemm_dtype_t type, int64_t &ld,
                              int64_t &stride) {
         const MatrixExtent extent = storage_extent(problem.order, op, rows, cols, dtype_size(type));
-        ld = round_up(extent.contiguous, kLdMultiple) + kLdMultiple;
+        ld = round_up(extent.contiguous, ld_multiple(type)) + ld_multiple(type);
         stride = extent.lines * ld;
     };
     lay_out(problem.op_a, problem.m, problem.k, problem.type_ab, args.lda, args.stride_a);

@@ -27,20 +27,22 @@ struct SelfCheckProblem {
     asyncgemm_op_t op_a, op_b;
     int64_t m, n, k, batch_count;
     float alpha, beta;
+    bool scaled = false;  // 8-bit inputs with tensor scales (kScaleA, kScaleB in device memory)
 };
 
 // The problems, in the order they run.
 const std::vector<SelfCheckProblem> &sm100_self_check_problems();
 
 // The call `problem` makes, pointers left null: every leading dimension is the stored row (or
-// column) length rounded up to 8 elements, plus 8 (16-byte multiples, which TMA can describe, and a
+// column) length rounded up to 8 elements, plus 8 (16 of 8-bit elements; 16-byte multiples, which TMA can describe, and a
 // pitch unlike the extent, which a kernel that confuses the two gets wrong), batches packed back to
 // back (stride = lines x leading dimension, also for one batch).  The runner passes c only when
 // beta != 0.
 GemmArgs self_check_args(const SelfCheckProblem &problem);
 
 // Runs every problem on `stream` in the handle's context through the family and through
-// ALGO_PIPELINED (16-bit inputs) or ALGO_SIMT (f32 inputs, exact fp32 against tf32), on inputs drawn
+// ALGO_PIPELINED (16-bit inputs) or ALGO_SIMT (f32 inputs, exact fp32 against tf32; 8-bit inputs,
+// which SIMT converts to fp32 as it loads them), on inputs drawn
 // from a fixed seed; the first disagreement beyond tolerance fails it.  Allocates, copies and
 // synchronises the stream.  Throws Error on a driver error (a fault of the family's kernels among them).
 SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream);

@@ -193,9 +193,11 @@ bool launch_sm90_on_copies(const Handle &handle, const GemmParams &p, const Sm90
         launch_copy(handle, src, copy.ld_src, scratch + copy.offset, copy.ld, copied_rows(copy, p.batch_count),
                     copy.cols, copy.transpose, dtype, stream);
     };
+    bool enqueued = false;  // past this, a failure is the launches', not the workspace's
     try {
         return handle.workspace().run(0, copies.scratch_bytes, static_cast<CUstream_st *>(stream),
                                       [&](Workspace::Lease lease) {
+            enqueued = true;
             char *scratch = static_cast<char *>(lease.partials);
             copy_in(copies.a, p.a, p.type_ab, scratch);
             copy_in(copies.b, p.b, p.type_ab, scratch);
@@ -209,7 +211,7 @@ bool launch_sm90_on_copies(const Handle &handle, const GemmParams &p, const Sm90
         });
     } catch (const Error &e) {
         // The workspace could not grow to hold the copies: the caller's fallback serves the call.
-        if (e.status() == ASYNCGEMM_STATUS_OUT_OF_MEMORY) return false;
+        if (e.status() == ASYNCGEMM_STATUS_OUT_OF_MEMORY && !enqueued) return false;
         throw;
     }
 }

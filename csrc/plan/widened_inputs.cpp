@@ -22,9 +22,9 @@ struct Widened {
     size_t offset = 0, bytes = 0;
 };
 
-Widened plan_operand(const GemmParams &p, const void *src, bool k_major, int64_t outer, int64_t ld, int64_t stride,
-                     size_t &end) {
-    Widened w;
+// False where the copy's size does not fit 64 bits (batches of overlapping operands may be many).
+bool plan_operand(Widened &w, const GemmParams &p, const void *src, bool k_major, int64_t outer, int64_t ld,
+                  int64_t stride, size_t &end) {
     WidenParams &x = w.params;
     x.rows = k_major ? outer : p.k;
     x.cols = k_major ? p.k : outer;
@@ -36,10 +36,14 @@ Widened plan_operand(const GemmParams &p, const void *src, bool k_major, int64_t
     x.stride_dst = x.batch_count > 1 ? x.rows * x.ld_dst : 0;
     x.dtype = p.type_ab;
     w.offset = end;
-    const size_t bytes = static_cast<size_t>(x.batch_count * x.rows * x.ld_dst) * sizeof(uint16_t);
-    w.bytes = (bytes + kCopyAlignment - 1) / kCopyAlignment * kCopyAlignment;
+    uint64_t elements = 0, bytes = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(x.batch_count), static_cast<uint64_t>(x.rows), &elements) ||
+        __builtin_mul_overflow(elements, static_cast<uint64_t>(x.ld_dst), &elements) ||
+        __builtin_mul_overflow(elements, uint64_t{sizeof(uint16_t)}, &bytes) || bytes > (uint64_t{1} << 62))
+        return false;
+    w.bytes = static_cast<size_t>((bytes + kCopyAlignment - 1) / kCopyAlignment * kCopyAlignment);
     end += w.bytes;
-    return w;
+    return true;
 }
 
 void launch_widen(const Handle &handle, const WidenParams &params, void *stream) {
@@ -64,10 +68,14 @@ bool launch_on_widened(const Handle &handle, const GemmParams &p, void *stream,
         return true;
     }
     size_t end = 0;
-    Widened a = plan_operand(p, p.a, p.a_k_major != 0, p.m, p.lda, p.stride_a, end);
-    Widened b = plan_operand(p, p.b, p.b_k_major != 0, p.n, p.ldb, p.stride_b, end);
+    Widened a, b;
+    if (!plan_operand(a, p, p.a, p.a_k_major != 0, p.m, p.lda, p.stride_a, end) ||
+        !plan_operand(b, p, p.b, p.b_k_major != 0, p.n, p.ldb, p.stride_b, end))
+        return false;
+    bool enqueued = false;  // past this, a failure is the launches', not the workspace's
     try {
         return handle.workspace().run(0, end, static_cast<CUstream_st *>(stream), [&](Workspace::Lease lease) {
+            enqueued = true;
             char *scratch = static_cast<char *>(lease.partials);
             a.params.dst = scratch + a.offset;
             b.params.dst = scratch + b.offset;
@@ -78,7 +86,7 @@ bool launch_on_widened(const Handle &handle, const GemmParams &p, void *stream,
             multiply(q);
         });
     } catch (const Error &e) {
-        if (e.status() == ASYNCGEMM_STATUS_OUT_OF_MEMORY) return false;
+        if (e.status() == ASYNCGEMM_STATUS_OUT_OF_MEMORY && !enqueued) return false;
         throw;
     }
 }

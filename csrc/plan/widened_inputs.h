@@ -17,7 +17,8 @@ namespace asyncgemm::plan {
 // multiply(q) with q the problem on the copies (type_ab f16, every other field as in `params`),
 // which must launch unsplit: the workspace holds the copies.  Without a product, multiply(q) runs
 // at once on no copies.  Returns false, launching nothing, where the workspace cannot hold the
-// copies (a stream being captured without a workspace of the caller's, device memory exhausted).
+// copies (a stream being captured without a workspace of the caller's, a lent workspace too small,
+// device memory exhausted, sizes beyond 64 bits); a failure once the copies are queued throws.
 bool launch_on_widened(const Handle &handle, const GemmParams &params, void *stream,
                        const std::function<void(const GemmParams &)> &multiply);
 

@@ -44,7 +44,13 @@ bool Workspace::run(size_t counter_count, size_t partial_bytes, CUstream stream,
     if (counter_count > counter_capacity_ || partial_bytes > partial_capacity_) grow(counter_count, partial_bytes, stream);
     // Waiting on an event recorded on this same stream (or already complete) orders nothing new.
     check(api_.cuStreamWaitEvent(stream, last_use_, 0), "cuStreamWaitEvent");
-    enqueue(Lease{reinterpret_cast<void *>(buffer_), reinterpret_cast<void *>(buffer_ + counter_bytes(counter_capacity_))});
+    try {
+        enqueue(Lease{reinterpret_cast<void *>(buffer_), reinterpret_cast<void *>(buffer_ + counter_bytes(counter_capacity_))});
+    } catch (...) {
+        // What enqueue queued before it failed still uses the buffer: the next user waits for it too.
+        api_.cuEventRecord(last_use_, stream);
+        throw;
+    }
     check(api_.cuEventRecord(last_use_, stream), "cuEventRecord");
     return true;
 }

@@ -111,13 +111,28 @@ TEST_CASE("shared memory fits sm_100's 227 KB per block; seven warps with the ep
     CHECK((quarters[0] && quarters[1] && quarters[2] && quarters[3]));
 }
 
-TEST_CASE("types: f16 and bf16 in any majors, f32 only as tf32") {
+TEST_CASE("types: f16 and bf16 in any majors, f32 only as tf32, e4m3 and e5m2") {
     CHECK(supports_types(kF16, kF32, false));
     CHECK(supports_types(kBF16, kBF16, false));
     CHECK_FALSE(supports_types(kF32, kF32, false));
     CHECK(supports_types(kF32, kF16, true));
+    CHECK(supports_types(kE4M3, kBF16, false));
+    CHECK(supports_types(kE5M2, kF32, false));
     CHECK(kernel_index(kF16) == 0);
     CHECK(kernel_index(kF32) == 2);
+    CHECK(kernel_index(kE4M3) == 3);
+    CHECK(kernel_index(kE5M2) == 4);
+}
+
+TEST_CASE("instruction descriptor of kind::f8f6f4: A and B formats E4M3 = 0, E5M2 = 1 at bits 7 and 10") {
+    // PTX ISA's table of the f8f6f4 formats: E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5.
+    CHECK(instruction_descriptor(kE4M3, true, true, 128, 128) == 0x08200010u);
+    CHECK(instruction_descriptor(kE5M2, true, true, 128, 128) == 0x08200490u);
+    CHECK((instruction_descriptor(kE5M2, true, true, 128, 128) >> 7 & 7u) == 1u);
+    CHECK((instruction_descriptor(kE5M2, true, true, 128, 128) >> 10 & 7u) == 1u);
+    // 32 bytes of K per MMA: k32 of 8-bit elements; a stage's 128-byte row is 128 of them.
+    CHECK(kMmaKBytes / input_element_bytes(kE4M3) == 32);
+    CHECK(block_k(kE4M3) == 128);
 }
 
 TEST_CASE("planner: C is seeded when it is f32, TMA can describe it, and there is a product") {

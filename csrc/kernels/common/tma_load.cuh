@@ -34,15 +34,19 @@ __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap *map) {
 template <int Rows, uint32_t ElementBytes>
 __device__ __forceinline__ void tma_load_operand(char *dst, const CUtensorMap *map, bool k_major, int32_t row0,
                                                  int32_t k0, int32_t batch, uint64_t *landed) {
-    if (ElementBytes == 1 || k_major) {
+    if constexpr (ElementBytes == 1) {
         tma_load_box(dst, map, k0, row0, batch, landed);
-        return;
-    }
-    constexpr int kRow = row_elements(ElementBytes);
-    static_assert(ElementBytes == 1 || Rows % kRow == 0, "an MN-major tile is whole 128-byte rows");
+    } else {
+        if (k_major) {
+            tma_load_box(dst, map, k0, row0, batch, landed);
+            return;
+        }
+        constexpr int kRow = row_elements(ElementBytes);
+        static_assert(Rows % kRow == 0, "an MN-major tile is whole 128-byte rows");
 #pragma unroll
-    for (int box = 0; box < Rows / kRow; ++box)
-        tma_load_box(dst + box * mn_block_bytes(ElementBytes), map, row0 + box * kRow, k0, batch, landed);
+        for (int box = 0; box < Rows / kRow; ++box)
+            tma_load_box(dst + box * mn_block_bytes(ElementBytes), map, row0 + box * kRow, k0, batch, landed);
+    }
 }
 
 }  // namespace asyncgemm

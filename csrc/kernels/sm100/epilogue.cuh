@@ -1,6 +1,6 @@
 // The epilogue warpgroup: for each of the block's tiles, waits for its accumulator, and each thread
 // takes one row of it (its warp's quarter of the tensor-memory lanes) 32 columns at a time with
-// tcgen05.ld, computes alpha * acc (+ beta * C where C did not enter the accumulator), converts and
+// tcgen05.ld, computes alpha * acc (alpha times the tensor scales of 8-bit inputs) (+ beta * C where C did not enter the accumulator), converts and
 // stores the 32 elements straight to global memory: 16-byte vectors where the row allows, element by
 // element at the right edge.  Once every thread has read the accumulator it is released to the MMA
 // thread for the tile after next, so this overlaps the next tile's MMAs (the seed tutorial's design:
@@ -12,6 +12,7 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/epilogue_math.h"
+#include "kernels/common/input_scale.cuh"
 #include "kernels/common/ring_position.cuh"
 #include "kernels/common/tcgen05.cuh"
 #include "kernels/common/mbarrier.cuh"
@@ -70,6 +71,7 @@ __device__ __forceinline__ void drain_accumulators(const Sm100Params &p, const S
     const uint32_t lane = threadIdx.x % 32;
     const bool product = p.k_blocks > 0;
     const bool c_here = !p.seed_c && p.beta != 0.f;
+    const float alpha = product ? scaled_alpha(p.alpha, p.scale_a, p.scale_b) : 0.f;
     const PersistentScheduler<Sm100Params> schedule(p);
     RingPosition<kAccumulators> accumulator;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
@@ -90,7 +92,7 @@ __device__ __forceinline__ void drain_accumulators(const Sm100Params &p, const S
                                  static_cast<uint32_t>(accumulator.index * kTileN + chunk * kChunkColumns)),
                     v);
 #pragma unroll
-                for (int e = 0; e < kChunkColumns; ++e) v[e] = scaled_product(p.alpha, v[e]);
+                for (int e = 0; e < kChunkColumns; ++e) v[e] = scaled_product(alpha, v[e]);
             } else {
 #pragma unroll
                 for (int e = 0; e < kChunkColumns; ++e) v[e] = 0.f;

@@ -1,7 +1,7 @@
 // The MMA thread: for each of the block's tiles, once the epilogue has drained the accumulator it
 // will use, copies the scaled C tile into it (tcgen05.cp, 128 lanes x 256 bits at a time) where C
 // enters the accumulator, then for each stage issues kMmaSteps tcgen05.mma (M 128, N 128, K 32 bytes
-// each) straight from the swizzled TMA tiles and releases the stage with tcgen05.commit, which
+// each: k16 of 16-bit, k8 of tf32, k32 of 8-bit inputs) straight from the swizzled TMA tiles and releases the stage with tcgen05.commit, which
 // arrives on its empty barrier when those MMAs have completed.  A last commit tells the epilogue the
 // accumulator is complete.  Copies, MMAs and commits of one thread run in issue order on the tensor
 // core, so the first MMA accumulates onto the copied C without any wait here.
@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "kernels/common/cp_async.cuh"
+#include "kernels/common/element_type.cuh"
 #include "kernels/common/ring_position.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/persistent_scheduler.cuh"
@@ -75,6 +76,8 @@ __device__ __forceinline__ void issue_mmas(const Sm100Params &p, const SharedSto
                 const bool accumulate = p.seed_c || kb > 0 || step > 0;
                 if constexpr (std::is_same_v<T, float>) {
                     ptx::tcgen05_mma(ptx::kind_tf32, ptx::cta_group_1, d, a, b, p.instruction, accumulate);
+                } else if constexpr (kIsFp8<T>) {
+                    ptx::tcgen05_mma(ptx::kind_f8f6f4, ptx::cta_group_1, d, a, b, p.instruction, accumulate);
                 } else {
                     ptx::tcgen05_mma(ptx::kind_f16, ptx::cta_group_1, d, a, b, p.instruction, accumulate);
                 }

@@ -38,6 +38,10 @@ struct Sm100Params {
     // K is never split here: one range of all k_blocks per tile (the persistent scheduler reads these).
     int32_t splits;            // 1
     int32_t blocks_per_split;  // k_blocks
+    // The tensor scales of 8-bit A and B (GemmParams's), folded into alpha by the epilogue; null: 1.
+    // C is never seeded with them (seed_scale is the host's beta / alpha).
+    const float *scale_a;
+    const float *scale_b;
 };
 
 }  // namespace asyncgemm

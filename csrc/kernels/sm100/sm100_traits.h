@@ -78,12 +78,19 @@ inline constexpr uint32_t kSmemBytes = kStages * kStageBytes + kSeedBytes + kSme
 
 // ---- the instruction descriptor --------------------------------------------------------------
 
-// tcgen05.mma's 32-bit instruction descriptor for .kind::f16 and .kind::tf32 (PTX ISA, "Instruction
-// descriptor format for .kind::f16, .kind::tf32, ..."): bits 4-5 D format (1: f32); 7-9 A format and
-// 10-12 B format (0: f16, 1: bf16, 2: tf32); 13, 14 negate A, B (0); 15, 16 A, B major (0: K-major,
-// 1: MN-major); 17-22 N >> 3; 24-28 M >> 4; dense, no saturation, no shift.
+// tcgen05.mma's 32-bit instruction descriptor for .kind::f16, .kind::tf32 and .kind::f8f6f4 (PTX ISA,
+// "Instruction descriptor format for .kind::f16, .kind::tf32, .kind::f8f6f4, ..."): bits 4-5 D format
+// (1: f32); 7-9 A format and 10-12 B format (kind::f16: 0 f16, 1 bf16; kind::tf32: 2 tf32;
+// kind::f8f6f4: 0 E4M3, 1 E5M2); 13, 14 negate A, B (0); 15, 16 A, B major (0: K-major, 1: MN-major);
+// 17-22 N >> 3; 24-28 M >> 4; dense, no saturation, no shift.  The kind itself is the instruction's.
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t operand_format(int32_t type_ab) {
-    return type_ab == kF16 ? 0u : type_ab == kBF16 ? 1u : 2u;
+    switch (type_ab) {
+    case kF16:
+    case kE4M3: return 0u;
+    case kBF16:
+    case kE5M2: return 1u;
+    default: return 2u;
+    }
 }
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t instruction_descriptor(int32_t type_ab, bool a_k_major, bool b_k_major,
                                                                 int m, int n) {
@@ -97,10 +104,12 @@ ASYNCGEMM_HOST_DEVICE constexpr uint32_t instruction_descriptor(int32_t type_ab,
 constexpr bool shape_named(const char *shape) { return names_numbers(shape, {kTileM, kTileN, kStages}); }
 
 // f16 and bf16 A and B, or f32 ones as tf32 where the caller allows it, in any majors (the
-// instruction descriptor's major bits); any C and D type.
+// instruction descriptor's major bits), or e4m3 and e5m2 ones K-major (plan/gemm_plan.cpp: the 8-bit
+// operand tiles are staged K-major only); any C and D type.
 constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32) {
     const bool cd = type_cd == kF32 || type_cd == kF16 || type_cd == kBF16;
-    return cd && (type_ab == kF16 || type_ab == kBF16 || (type_ab == kF32 && tf32));
+    return cd && (type_ab == kF16 || type_ab == kBF16 || (type_ab == kF32 && tf32) || type_ab == kE4M3 ||
+                  type_ab == kE5M2);
 }
 
 }  // namespace asyncgemm::sm100
