@@ -13,7 +13,7 @@
 
 #define ASYNCGEMM_VERSION_MAJOR 0
 #define ASYNCGEMM_VERSION_MINOR 2
-#define ASYNCGEMM_VERSION_PATCH 0
+#define ASYNCGEMM_VERSION_PATCH 1
 
 #if defined(_WIN32)
 #define ASYNCGEMM_API
@@ -44,8 +44,9 @@ typedef enum {
     ASYNCGEMM_R_32F = 0,
     ASYNCGEMM_R_16F = 1,
     ASYNCGEMM_R_16BF = 2,
-    /* 0.2: 8-bit floating-point inputs, OCP FP8 E4M3 (no infinities; one NaN pattern per sign, 0x7F
-       and 0xFF; largest finite 448) and E5M2 (IEEE-like; largest finite 57344).  A and B only, both
+    /* 0.2 (multiplied from 0.2.1 on; 0.2.0 answered NOT_SUPPORTED): 8-bit floating-point inputs,
+       OCP FP8 E4M3 (no infinities; one NaN pattern per sign, 0x7F and 0xFF; largest finite 448) and
+       E5M2 (IEEE-like; largest finite 57344).  A and B only, both
        of the same type; C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
        there) and Blackwell ones (SM100_TCGEN05 and AUTO, without a fused epilogue), with both
        operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:

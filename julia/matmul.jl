@@ -48,7 +48,7 @@ needs no synchronization. With `sa = scale_a[]` and `sb = scale_b[]`,
 the product of the dequantized `sa .* Float32.(A)` and `sb .* Float32.(B)`. Block scales are not
 offered yet. A scale with inputs that are not 8-bit, a scale that is not one Float32 in GPU
 memory (or that lies in `C`), 8-bit `A` and `B` of different types, and an 8-bit `C` throw an
-`ArgumentError` before anything runs on the GPU. 8-bit inputs need libasyncgemm 0.2 or later.
+`ArgumentError` before anything runs on the GPU. 8-bit inputs need libasyncgemm 0.2.1 or later.
 
 Where they run depends on the GPU and on the form of `A` and `B`. On Hopper GPUs (compute
 capability 9.0), with `algo` `:auto` or `:sm90_tma_wgmma`, the 8-bit tensor cores multiply them
@@ -114,7 +114,11 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
     c_in = iszero(β) ? CU_NULL : c.data
     # 8-bit inputs take the descriptor, the one call with scales, with or without them.
     status = if fused || quantized
-        require_matmul(fused ? "a bias or an activation" : "8-bit inputs")
+        if quantized
+            require_matmul("8-bit inputs", v"0.2.1")
+        else
+            require_matmul("a bias or an activation", v"0.2")
+        end
         # The descriptor holds bare addresses (ccall converts arguments, not the fields of a struct).
         a_data, b_data, c_data = a.data, b.data, c.data
         GC.@preserve a_data b_data c_data bias scale_a scale_b begin
@@ -265,12 +269,13 @@ function device_bias(bias::AbstractVector, C::AbstractArray)
     return
 end
 
-# asyncgemm_matmul (and the 8-bit types) came with version 0.2 of the C API. A 0.1 library has the
-# same major version, so it loads, and only this call would find the function missing. `what`
-# names what needs it.
-function require_matmul(what::AbstractString)
+# asyncgemm_matmul came with version 0.2 of the C API, and 8-bit inputs are multiplied from 0.2.1 on
+# (0.2.0 named them and answered NOT_SUPPORTED). A library of the same major version but older loads,
+# and only this call would find the function missing or the inputs refused. `what` names what needs
+# it, `since` the version that serves it.
+function require_matmul(what::AbstractString, since::VersionNumber)
     v = library_version()
-    v >= v"0.2" || error("$what needs libasyncgemm 0.2 or later, and $libasyncgemm is $v")
+    v >= since || error("$what needs libasyncgemm $since or later, and $libasyncgemm is $v")
     return
 end
 

@@ -62,7 +62,7 @@ inline bool has_product(const GemmParams &params) { return params.k > 0 && param
 
 // True when A and B are 8-bit floats (e4m3 or e5m2).
 inline bool has_eight_bit_inputs(const GemmParams &params) {
-    return params.type_ab == kE4M3 || params.type_ab == kE5M2;
+    return is_eight_bit(params.type_ab);
 }
 
 // True when the call asks for a fused bias or activation (asyncgemm_matmul's epilogue).

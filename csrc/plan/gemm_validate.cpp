@@ -13,7 +13,6 @@ namespace {
 
 // The types kernels read and write; the 8-bit ones are inputs only.
 bool known_dtype(asyncgemm_dtype_t t) { return t == ASYNCGEMM_R_32F || t == ASYNCGEMM_R_16F || t == ASYNCGEMM_R_16BF; }
-bool eight_bit(asyncgemm_dtype_t t) { return t == ASYNCGEMM_R_8F_E4M3 || t == ASYNCGEMM_R_8F_E5M2; }
 
 const char *scale_mode_name(asyncgemm_scale_t mode) {
     switch (mode) {
@@ -104,10 +103,10 @@ void validate(const GemmArgs &args) {
     check.known(args.order == ASYNCGEMM_ORDER_ROW || args.order == ASYNCGEMM_ORDER_COL, "order", args.order);
     check.known(args.op_a == ASYNCGEMM_OP_N || args.op_a == ASYNCGEMM_OP_T, "op_a", args.op_a);
     check.known(args.op_b == ASYNCGEMM_OP_N || args.op_b == ASYNCGEMM_OP_T, "op_b", args.op_b);
-    check.known(known_dtype(args.type_a) || eight_bit(args.type_a), "type_a", args.type_a);
-    check.known(known_dtype(args.type_b) || eight_bit(args.type_b), "type_b", args.type_b);
+    check.known(known_dtype(args.type_a) || is_eight_bit(args.type_a), "type_a", args.type_a);
+    check.known(known_dtype(args.type_b) || is_eight_bit(args.type_b), "type_b", args.type_b);
     for (const auto &[type, field] : {std::pair{args.type_c, "type_c"}, std::pair{args.type_d, "type_d"}}) {
-        if (eight_bit(type)) invalid(name(field) + ": 8-bit floats are inputs only (C and D: f32, f16 or bf16)");
+        if (is_eight_bit(type)) invalid(name(field) + ": 8-bit floats are inputs only (C and D: f32, f16 or bf16)");
         check.known(known_dtype(type), field, type);
     }
     check.known(args.algo >= ASYNCGEMM_ALGO_AUTO && args.algo <= ASYNCGEMM_ALGO_SM100_TCGEN05, "algo", args.algo);
@@ -131,7 +130,7 @@ void validate(const GemmArgs &args) {
     if (args.c != nullptr && args.type_c != args.type_d)
         invalid(name("type_c") + " (" + dtype_name(args.type_c) + ") must equal " + name("type_d") + " (" +
                 dtype_name(args.type_d) + ")");
-    if (!eight_bit(args.type_a)) {
+    if (!is_eight_bit(args.type_a)) {
         if (args.scale_mode_a != ASYNCGEMM_SCALE_NONE)
             invalid(name("scale_mode_a") + ": scales are for 8-bit inputs (type_a is " + dtype_name(args.type_a) + ")");
         if (args.scale_mode_b != ASYNCGEMM_SCALE_NONE)
@@ -161,7 +160,7 @@ void validate(const GemmArgs &args) {
     if (args.bias_mode != ASYNCGEMM_BIAS_NONE) check.bias(args.bias_mode == ASYNCGEMM_BIAS_PER_ROW ? args.m : args.n);
 
     // The scales of a product of 8-bit inputs (without one, A, B and their scales are not read).
-    if (args.k > 0 && eight_bit(args.type_a)) {
+    if (args.k > 0 && is_eight_bit(args.type_a)) {
         check.scale("a", args.scale_mode_a, args.scale_a);
         check.scale("b", args.scale_mode_b, args.scale_b);
     }

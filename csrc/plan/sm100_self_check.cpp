@@ -36,8 +36,6 @@ int64_t ld_multiple(asyncgemm_dtype_t type) { return dtype_size(type) == 1 ? 16 
 // The tensor scales of a scaled problem: powers of two, so the scaled products stay exact.
 constexpr float kScales[2] = {0.5f, 2.0f};
 
-bool eight_bit(asyncgemm_dtype_t type) { return type == ASYNCGEMM_R_8F_E4M3 || type == ASYNCGEMM_R_8F_E5M2; }
-
 int64_t round_up(int64_t value, int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 // The largest relative error (Frobenius norm, against the reference family) a correct kernel stays
@@ -49,7 +47,7 @@ double tolerance(const SelfCheckProblem &problem) {
     if (problem.type_ab == ASYNCGEMM_R_32F) return 5e-3;
     // 8-bit products are exact; kind::f8f6f4 may sum them with fewer bits than fp32 (Hopper's 8-bit
     // wgmma does: 4e-3 of max |D| at K = 4096), against SIMT's exact fp32 sums.
-    if (eight_bit(problem.type_ab)) return 2e-2;
+    if (is_eight_bit(problem.type_ab)) return 2e-2;
     // Both families multiply the same 16-bit values exactly and add in fp32; only the order of the
     // additions differs, about sqrt(k) * 2^-24 ~ 1e-6 relative at these K.  A single wrong element of
     // an f32 output already shows as ~1 / sqrt(m * n) > 4e-3 here.
@@ -60,7 +58,7 @@ double tolerance(const SelfCheckProblem &problem) {
 }
 
 asyncgemm_algo_t reference_algo(const SelfCheckProblem &problem) {
-    return problem.type_ab == ASYNCGEMM_R_32F || eight_bit(problem.type_ab) ? ASYNCGEMM_ALGO_SIMT
+    return problem.type_ab == ASYNCGEMM_R_32F || is_eight_bit(problem.type_ab) ? ASYNCGEMM_ALGO_SIMT
                                                                             : ASYNCGEMM_ALGO_PIPELINED;
 }
 
@@ -100,7 +98,7 @@ std::vector<unsigned char> random_elements(asyncgemm_dtype_t type, int64_t count
         const float value = random_unit(rng);
         if (type == ASYNCGEMM_R_32F) {
             memcpy(&bytes[i * size], &value, size);
-        } else if (eight_bit(type)) {
+        } else if (is_eight_bit(type)) {
             bytes[i] = __nv_cvt_float_to_fp8(value, __NV_SATFINITE, type == ASYNCGEMM_R_8F_E4M3 ? __NV_E4M3 : __NV_E5M2);
         } else {
             const uint16_t bits = type == ASYNCGEMM_R_16F ? __half_raw(__float2half_rn(value)).x

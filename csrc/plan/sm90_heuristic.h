@@ -103,7 +103,7 @@ constexpr int choose_config(const Shape &s, int sm_count) {
 constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32, bool a_k_major, bool b_k_major) {
     const bool cd = type_cd == kF32 || type_cd == kF16 || type_cd == kBF16;
     if (type_ab == kF16 || type_ab == kBF16) return cd;
-    const bool k_major_type = (type_ab == kF32 && tf32) || type_ab == kE4M3 || type_ab == kE5M2;
+    const bool k_major_type = (type_ab == kF32 && tf32) || is_eight_bit(type_ab);
     return k_major_type && a_k_major && b_k_major && cd;
 }
 

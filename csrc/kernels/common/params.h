@@ -16,9 +16,12 @@ namespace asyncgemm {
 // E5M2) are inputs only.
 enum DType : int32_t { kF32 = 0, kF16 = 1, kBF16 = 2, kE4M3 = 3, kE5M2 = 4 };
 
+// Whether a DType (or asyncgemm_dtype_t value) is one of the 8-bit floats.
+ASYNCGEMM_HOST_DEVICE constexpr bool is_eight_bit(int32_t dtype) { return dtype == kE4M3 || dtype == kE5M2; }
+
 // Bytes of one element of A or B.
 ASYNCGEMM_HOST_DEVICE constexpr int input_element_bytes(int32_t type_ab) {
-    return type_ab == kF32 ? 4 : type_ab == kE4M3 || type_ab == kE5M2 ? 1 : 2;
+    return type_ab == kF32 ? 4 : is_eight_bit(type_ab) ? 1 : 2;
 }
 
 // D[m][n] = alpha * A[m][k] * B[k][n] + beta * C[m][n], all row-major in the canonical problem, for

@@ -108,8 +108,7 @@ constexpr bool shape_named(const char *shape) { return names_numbers(shape, {kTi
 // operand tiles are staged K-major only); any C and D type.
 constexpr bool supports_types(int32_t type_ab, int32_t type_cd, bool tf32) {
     const bool cd = type_cd == kF32 || type_cd == kF16 || type_cd == kBF16;
-    return cd && (type_ab == kF16 || type_ab == kBF16 || (type_ab == kF32 && tf32) || type_ab == kE4M3 ||
-                  type_ab == kE5M2);
+    return cd && (type_ab == kF16 || type_ab == kBF16 || (type_ab == kF32 && tf32) || is_eight_bit(type_ab));
 }
 
 }  // namespace asyncgemm::sm100
