@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "kernels/simt/simt_traits.h"
+#include "plan/eight_bit_route.h"
 #include "plan/self_check.h"
 #include "plan/simt_plan.h"
 #include "plan/skinny_launch.h"
@@ -58,28 +59,14 @@ asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
     fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
 }
 
-// The problem with A and B out of sight (k = 0): what TMA must still describe of it, C and D.
-GemmParams outputs_only(const GemmParams &params) {
-    GemmParams outputs = params;
-    outputs.k = 0;
-    return outputs;
-}
-
-// The family whose 8-bit kernels read the inputs as they lie, where `algo` (AUTO or the one named)
-// allows it: SM100_TCGEN05 on Blackwell once its self-check passed (kind::f8f6f4; no fused
-// epilogue), else SM90_TMA_WGMMA on Hopper (wgmma's e4m3 and e5m2 kinds); both read K-major operands
-// alone (their kernels are `kk`, also where k = 0 or alpha = 0 leaves A and B unread), through TMA
-// (the Hopper family C and D too).  AUTO where none does.
-asyncgemm_algo_t eight_bit_family(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
-    const bool k_major = params.a_k_major != 0 && params.b_k_major != 0;
-    const auto allows = [&](asyncgemm_algo_t family) { return algo == ASYNCGEMM_ALGO_AUTO || algo == family; };
-    if (k_major && allows(ASYNCGEMM_ALGO_SM100_TCGEN05) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
-        !has_fused_epilogue(params) && sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle))
-        return ASYNCGEMM_ALGO_SM100_TCGEN05;
-    if (k_major && allows(ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
-        sm90_tma_obstacle(params).empty())
-        return ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
-    return ASYNCGEMM_ALGO_AUTO;
+// The families that run on the handle's device, as the 8-bit route sees them (SM100_TCGEN05 once its
+// self-check passed, which the first call on a Blackwell device runs).
+EightBitFamilies eight_bit_families(const Handle &handle) {
+    EightBitFamilies families;
+    families.sm100 = loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) && sm100_self_check_passed(handle);
+    families.sm90 = loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA);
+    families.pipelined = loaded(handle, ASYNCGEMM_ALGO_PIPELINED);
+    return families;
 }
 
 // The refusals of 8-bit inputs by an algorithm named explicitly: SIMT and (on Hopper, K-major)
@@ -101,43 +88,35 @@ void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmPara
         if (!sm100_self_check_passed(handle)) fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, last_error());
     }
     if (algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
-        const std::string obstacle = sm90_tma_obstacle(outputs_only(params));
+        GemmParams outputs = params;
+        outputs.k = 0;  // A and B, where TMA cannot describe them, are multiplied on copies
+        const std::string obstacle = sm90_tma_obstacle(outputs);
         if (!obstacle.empty())
             fail(ASYNCGEMM_STATUS_MISALIGNED,
                  std::string(algo_name(algo)) + " loads C and stores D through TMA, but " + obstacle);
     }
 }
 
-// Multiplies 8-bit inputs: with the 8-bit kernels of eight_bit_family where they read them; with
-// SIMT's, which convert them on their way into shared memory, where SIMT is named; else on f16
-// copies with the family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA describes C and D, else
-// PIPELINED, all unsplit (the copies hold the workspace).  Where the workspace cannot hold the
-// copies, AUTO takes SIMT; a named family refuses.
+// Multiplies 8-bit inputs along their route (plan/eight_bit_route.h); on f16 copies unsplit, as the
+// copies hold the workspace.  Where the workspace cannot hold the copies, AUTO takes SIMT on the
+// inputs themselves; a named family refuses.
 void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params, void *stream) {
-    switch (eight_bit_family(handle, algo, params)) {
-    case ASYNCGEMM_ALGO_SM100_TCGEN05: launch_sm100(handle, params, stream); return;
-    case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: launch_sm90(handle, params, stream); return;
-    default: break;
-    }
-    asyncgemm_algo_t family = algo;
-    if (algo == ASYNCGEMM_ALGO_AUTO) {
-        family = loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && sm90_tma_obstacle(outputs_only(params)).empty()
-                     ? ASYNCGEMM_ALGO_SM90_TMA_WGMMA
-                 : loaded(handle, ASYNCGEMM_ALGO_PIPELINED) ? ASYNCGEMM_ALGO_PIPELINED
-                                                             : ASYNCGEMM_ALGO_SIMT;
-    }
-    if (family == ASYNCGEMM_ALGO_SIMT) {
-        launch_simt(handle, params, 0, stream);
-        return;
+    const EightBitRoute route = eight_bit_route(eight_bit_families(handle), algo, params);
+    if (!route.widened) {
+        switch (route.family) {
+        case ASYNCGEMM_ALGO_SM100_TCGEN05: launch_sm100(handle, params, stream); return;
+        case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: launch_sm90(handle, params, stream); return;
+        default: launch_simt(handle, params, 0, stream); return;
+        }
     }
     // Unsplit: a split would lease the workspace again while the copies hold it.
     const auto multiply = [&](const GemmParams &q) {
-        if (family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
+        if (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
             const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
             launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
             return;
         }
-        const bool pipelined = family == ASYNCGEMM_ALGO_PIPELINED;
+        const bool pipelined = route.family == ASYNCGEMM_ALGO_PIPELINED;
         launch_sm80_choice(handle, q, {sm80::choose_config(pipelined, sm80_shape(q), sm80_limits(handle)).config, 1},
                            stream);
     };
@@ -266,8 +245,7 @@ void gemm_with_config(const Handle &handle, const GemmArgs &args, KernelChoice c
     if (is_empty(args)) return;
     // A configuration names a kernel: 8-bit inputs reach SIMT's and the 8-bit kernels of SM90 and
     // SM100 (K-major, through TMA) here, never the f16 copies plan::gemm makes for the others.
-    if (has_eight_bit_inputs(params) && args.algo != ASYNCGEMM_ALGO_SIMT &&
-        eight_bit_family(handle, args.algo, params) != args.algo)
+    if (has_eight_bit_inputs(params) && eight_bit_route(eight_bit_families(handle), args.algo, params).widened)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) +
                                                  " has no kernel that reads these 8-bit inputs as they lie");
     const auto refuse = [&] {

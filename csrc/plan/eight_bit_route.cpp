@@ -1,0 +1,35 @@
+#include "plan/eight_bit_route.h"
+
+#include "plan/gemm_args.h"
+#include "plan/sm100_plan.h"
+#include "plan/sm90_plan.h"
+
+namespace asyncgemm::plan {
+namespace {
+
+// The problem with A and B out of sight (k = 0): what TMA must still describe of it, C and D.
+GemmParams outputs_only(const GemmParams &params) {
+    GemmParams outputs = params;
+    outputs.k = 0;
+    return outputs;
+}
+
+}  // namespace
+
+EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params) {
+    if (algo == ASYNCGEMM_ALGO_SIMT) return {ASYNCGEMM_ALGO_SIMT, false};
+    // The 8-bit kernels are `kk`, also where k = 0 or alpha = 0 leaves A and B unread.
+    const bool k_major = params.a_k_major != 0 && params.b_k_major != 0;
+    const auto allows = [&](asyncgemm_algo_t family) { return algo == ASYNCGEMM_ALGO_AUTO || algo == family; };
+    if (k_major && allows(ASYNCGEMM_ALGO_SM100_TCGEN05) && families.sm100 && !has_fused_epilogue(params) &&
+        sm100_tma_obstacle(params).empty())
+        return {ASYNCGEMM_ALGO_SM100_TCGEN05, false};
+    if (k_major && allows(ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 && sm90_tma_obstacle(params).empty())
+        return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false};
+    if (algo != ASYNCGEMM_ALGO_AUTO) return {algo, true};
+    if (families.sm90 && sm90_tma_obstacle(outputs_only(params)).empty()) return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true};
+    if (families.pipelined) return {ASYNCGEMM_ALGO_PIPELINED, true};
+    return {ASYNCGEMM_ALGO_SIMT, false};
+}
+
+}  // namespace asyncgemm::plan

@@ -1,0 +1,32 @@
+// Where a product of 8-bit float inputs (e4m3, e5m2) runs: the family, and whether it multiplies
+// f16 copies of A and B (plan/widened_inputs.h) or the 8-bit inputs themselves.  A pure function of
+// the families that run on the device and of the problem, so the host unit tests cover every case
+// (tests/unit/test_eight_bit_route.cpp); plan/gemm_plan.cpp checks the refusals of a named algorithm
+// first and launches the route.
+#pragma once
+
+#include "asyncgemm.h"
+#include "kernels/common/params.h"
+
+namespace asyncgemm::plan {
+
+// The tensor-core GEMM families that run on the device (SM100_TCGEN05: once its self-check passed);
+// SIMT runs everywhere.
+struct EightBitFamilies {
+    bool sm100 = false, sm90 = false, pipelined = false;
+};
+
+struct EightBitRoute {
+    asyncgemm_algo_t family;
+    bool widened;  // on f16 copies; false: the family's own 8-bit kernels
+};
+
+// The 8-bit kernels read K-major operands alone, through TMA: SM100_TCGEN05's (kind::f8f6f4, no
+// fused epilogue) on Blackwell, else SM90_TMA_WGMMA's (wgmma's 8-bit kinds; C and D through TMA too)
+// on Hopper; SIMT's read any.  Every other case runs on f16 copies: with the family `algo` names, or
+// for AUTO SM90_TMA_WGMMA where TMA describes C and D, else PIPELINED, else SIMT on the inputs
+// themselves.  `algo` named has passed its refusals (a named SM100_TCGEN05 or SM90_TMA_WGMMA then
+// always has its own route).
+EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params);
+
+}  // namespace asyncgemm::plan

@@ -1,0 +1,80 @@
+// Where 8-bit inputs run (plan/eight_bit_route.h), on Blackwell, Hopper, Ampere and a GPU with SIMT
+// alone: the 8-bit kernels for K-major operands that TMA describes, f16 copies otherwise, SIMT's
+// own kernels where it is named or nothing else runs.
+#include <doctest/doctest.h>
+
+#include <initializer_list>
+#include <utility>
+
+#include "canonical_problem.h"
+#include "plan/eight_bit_route.h"
+
+using namespace asyncgemm;
+using namespace asyncgemm::plan;
+using asyncgemm::test::canonical_problem;
+
+namespace {
+
+constexpr EightBitFamilies kBlackwell{true, false, true};
+constexpr EightBitFamilies kHopper{false, true, true};
+constexpr EightBitFamilies kAmpere{false, false, true};
+constexpr EightBitFamilies kSimtOnly{false, false, false};
+
+// A row-major e4m3 problem with bf16 D whose every matrix TMA can describe; A and B K-major or not.
+GemmParams problem(bool a_k_major, bool b_k_major) {
+    return canonical_problem(256, 192, 512, kE4M3, kBF16, a_k_major, b_k_major);
+}
+
+void check_route(const EightBitRoute &route, asyncgemm_algo_t family, bool widened) {
+    CHECK(route.family == family);
+    CHECK(route.widened == widened);
+}
+
+}  // namespace
+
+TEST_CASE("8-bit route: K-major operands TMA describes run on the 8-bit kernels of the newest family") {
+    const GemmParams p = problem(true, true);
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_SM100_TCGEN05, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    // Without tensor-core 8-bit kernels: f16 copies for PIPELINED, or SIMT's own.
+    check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_PIPELINED, true);
+    check_route(eight_bit_route(kSimtOnly, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+}
+
+TEST_CASE("8-bit route: an MN-major operand runs on f16 copies, also where k = 0 or alpha = 0") {
+    for (const auto &[a, b] : {std::pair{false, true}, std::pair{true, false}, std::pair{false, false}}) {
+        GemmParams p = problem(a, b);
+        for (int no_product = 0; no_product < 3; ++no_product) {
+            if (no_product == 1) p.k = 0;
+            if (no_product == 2) p.k = 512, p.alpha = 0.f;
+            CAPTURE(no_product);
+            check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
+            check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
+            check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_PIPELINED, true);
+        }
+    }
+}
+
+TEST_CASE("8-bit route: rows TMA cannot describe, fused epilogues and named families") {
+    GemmParams unaligned_a = problem(true, true);
+    unaligned_a.lda = 520;  // 8-byte rows: no TMA map of A, whose copy is aligned
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, unaligned_a), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, unaligned_a), ASYNCGEMM_ALGO_PIPELINED, true);
+    GemmParams unaligned_d = problem(true, true);
+    unaligned_d.ldd = 193;  // D's rows off 16 bytes: the Hopper family stores through TMA
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, unaligned_d), ASYNCGEMM_ALGO_PIPELINED, true);
+    // Blackwell's epilogue stores by threads, but fuses no bias.
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, unaligned_d), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    GemmParams fused = problem(true, true);
+    fused.activation = 1;
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, fused), ASYNCGEMM_ALGO_PIPELINED, true);
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, fused), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+    // A named family takes the route it names: SIMT its own kernels, the sm80 ones f16 copies.
+    const GemmParams p = problem(true, true);
+    for (const EightBitFamilies &gpu : {kBlackwell, kHopper, kAmpere, kSimtOnly})
+        check_route(eight_bit_route(gpu, ASYNCGEMM_ALGO_SIMT, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_PIPELINED, p), ASYNCGEMM_ALGO_PIPELINED, true);
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_ASYNC_COPY, p), ASYNCGEMM_ALGO_ASYNC_COPY, true);
+}
