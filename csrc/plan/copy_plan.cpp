@@ -216,10 +216,7 @@ CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
     launch.kernel = static_cast<size_t>(kernel);
     launch.dynamic_smem = copy::kKernels[launch.kernel].dynamic_smem;
     if (algo == copy::kCopyRows) {
-        // A warp per piece of a row, the kernel striding over what 2^20 blocks do not cover.
-        const int64_t pieces = p.rows * copy::row_pieces(p.cols);
-        const int64_t warps = copy::kThreads / 32;
-        launch.grid = static_cast<uint32_t>(std::min<int64_t>((pieces + warps - 1) / warps, copy::kRowsMaxBlocks));
+        launch.grid = copy::row_piece_blocks(p.rows * copy::row_pieces(p.cols));
         return launch;
     }
     // SYNC and ASYNC take one tile per block, as the guide's baseline does; the ring kernels walk

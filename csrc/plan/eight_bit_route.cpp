@@ -5,16 +5,6 @@
 #include "plan/sm90_plan.h"
 
 namespace asyncgemm::plan {
-namespace {
-
-// The problem with A and B out of sight (k = 0): what TMA must still describe of it, C and D.
-GemmParams outputs_only(const GemmParams &params) {
-    GemmParams outputs = params;
-    outputs.k = 0;
-    return outputs;
-}
-
-}  // namespace
 
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params) {
     if (algo == ASYNCGEMM_ALGO_SIMT) return {ASYNCGEMM_ALGO_SIMT, false};
@@ -27,7 +17,7 @@ EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t
     if (k_major && allows(ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 && sm90_tma_obstacle(params).empty())
         return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false};
     if (algo != ASYNCGEMM_ALGO_AUTO) return {algo, true};
-    if (families.sm90 && sm90_tma_obstacle(outputs_only(params)).empty()) return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true};
+    if (families.sm90 && sm90_output_obstacle(params).empty()) return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true};
     if (families.pipelined) return {ASYNCGEMM_ALGO_PIPELINED, true};
     return {ASYNCGEMM_ALGO_SIMT, false};
 }

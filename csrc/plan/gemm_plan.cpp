@@ -88,9 +88,8 @@ void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmPara
         if (!sm100_self_check_passed(handle)) fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, last_error());
     }
     if (algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
-        GemmParams outputs = params;
-        outputs.k = 0;  // A and B, where TMA cannot describe them, are multiplied on copies
-        const std::string obstacle = sm90_tma_obstacle(outputs);
+        // A and B, where TMA cannot describe them, are multiplied on copies.
+        const std::string obstacle = sm90_output_obstacle(params);
         if (!obstacle.empty())
             fail(ASYNCGEMM_STATUS_MISALIGNED,
                  std::string(algo_name(algo)) + " loads C and stores D through TMA, but " + obstacle);

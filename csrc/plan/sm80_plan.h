@@ -27,7 +27,8 @@ void launch_sm80(const Handle &handle, const GemmParams &params, asyncgemm_algo_
 // The same with the configuration and split given (splits 0: the configuration's heuristic split);
 // NOT_SUPPORTED when the configuration has no kernel for the problem's types and majors, or none
 // that runs on the handle's device.  A split launch takes its partials from the handle's workspace;
-// inside a stream capture it runs unsplit instead (runtime/workspace.h).
+// where that cannot hold them (a capture without a lent workspace, one too small, no device memory)
+// it runs unsplit instead (runtime/workspace.h).
 void launch_sm80_choice(const Handle &handle, const GemmParams &params, KernelChoice choice, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -193,27 +193,19 @@ bool launch_sm90_on_copies(const Handle &handle, const GemmParams &p, const Sm90
         launch_copy(handle, src, copy.ld_src, scratch + copy.offset, copy.ld, copied_rows(copy, p.batch_count),
                     copy.cols, copy.transpose, dtype, stream);
     };
-    bool enqueued = false;  // past this, a failure is the launches', not the workspace's
-    try {
-        return handle.workspace().run(0, copies.scratch_bytes, static_cast<CUstream_st *>(stream),
-                                      [&](Workspace::Lease lease) {
-            enqueued = true;
-            char *scratch = static_cast<char *>(lease.partials);
-            copy_in(copies.a, p.a, p.type_ab, scratch);
-            copy_in(copies.b, p.b, p.type_ab, scratch);
-            copy_in(copies.c, p.c, p.type_cd, scratch);
-            const GemmParams q = on_copies(p, copies, scratch);
-            const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
-            launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
-            if (copies.d.used())
-                launch_copy(handle, scratch + copies.d.offset, copies.d.ld, p.d, copies.d.ld_src,
-                            copied_rows(copies.d, p.batch_count), copies.d.cols, false, p.type_cd, stream);
-        });
-    } catch (const Error &e) {
-        // The workspace could not grow to hold the copies: the caller's fallback serves the call.
-        if (e.status() == ASYNCGEMM_STATUS_OUT_OF_MEMORY && !enqueued) return false;
-        throw;
-    }
+    return handle.workspace().run(0, copies.scratch_bytes, static_cast<CUstream_st *>(stream),
+                                  [&](Workspace::Lease lease) {
+        char *scratch = static_cast<char *>(lease.partials);
+        copy_in(copies.a, p.a, p.type_ab, scratch);
+        copy_in(copies.b, p.b, p.type_ab, scratch);
+        copy_in(copies.c, p.c, p.type_cd, scratch);
+        const GemmParams q = on_copies(p, copies, scratch);
+        const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
+        launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
+        if (copies.d.used())
+            launch_copy(handle, scratch + copies.d.offset, copies.d.ld, p.d, copies.d.ld_src,
+                        copied_rows(copies.d, p.batch_count), copies.d.cols, false, p.type_cd, stream);
+    });
 }
 
 }  // namespace asyncgemm::plan

@@ -30,6 +30,12 @@ bool sm90_supports(const GemmParams &params, asyncgemm_math_t math) {
 
 std::string sm90_tma_obstacle(const GemmParams &p) { return tma_obstacle(p, p.beta != 0.f, true); }
 
+std::string sm90_output_obstacle(const GemmParams &p) {
+    GemmParams outputs = p;
+    outputs.k = 0;  // no product: tma_obstacle describes neither A nor B
+    return sm90_tma_obstacle(outputs);
+}
+
 TensorMap3d sm90_a_map(const GemmParams &p, int config) {
     return operand_a_map(p, static_cast<uint32_t>(sm90::kTileConfigs[config].tile_m));
 }

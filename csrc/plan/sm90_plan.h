@@ -24,6 +24,8 @@ bool sm90_supports(const GemmParams &params, asyncgemm_math_t math);
 // 32-bit coordinates); empty when it can.  ALGO_AUTO then takes the pipelined family; the forced
 // algorithm fails with MISALIGNED.
 std::string sm90_tma_obstacle(const GemmParams &params);
+// The same for C and D alone (A and B multiplied on copies, or not read).
+std::string sm90_output_obstacle(const GemmParams &params);
 
 // The maps of A, B and C or D (which share one shape rule) for configuration `config`.
 TensorMap3d sm90_a_map(const GemmParams &params, int config);
@@ -38,7 +40,8 @@ void launch_sm90(const Handle &handle, const GemmParams &params, void *stream);
 // Encodes the maps and launches `choice` (splits 0: the configuration's heuristic split) as a
 // persistent grid of at most one block per SM on `stream`; NOT_SUPPORTED when the configuration has
 // no kernel for the problem's types and majors.  A split launch takes its partials from the handle's
-// workspace; inside a stream capture it runs unsplit instead.
+// workspace; where that cannot hold them (a capture without a lent workspace, one too small, no
+// device memory) it runs unsplit instead.
 void launch_sm90_choice(const Handle &handle, const GemmParams &params, KernelChoice choice, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -1,7 +1,5 @@
 #include "plan/widened_inputs.h"
 
-#include <algorithm>
-
 #include "common/error.h"
 #include "kernels/copy/copy_tile.h"
 #include "plan/copy_kernels.h"
@@ -15,14 +13,15 @@ namespace {
 constexpr size_t kCopyAlignment = 256;  // each copy starts on its own 256-byte boundary
 constexpr int64_t kF16PerUnit = 8;      // f16 elements per 16 bytes: the copies' rows are whole units
 
-// One operand and its copy: `rows` x `cols` as stored (rows of cols elements, K-major or not), its
-// batches `stride` elements apart (0: one matrix serves every batch).
+// One operand's widening copy (rows x cols as stored, K-major or not; one matrix where it serves
+// every batch) and where it lies in the scratch.
 struct Widened {
     WidenParams params{};
-    size_t offset = 0, bytes = 0;
+    size_t offset = 0;
 };
 
-// False where the copy's size does not fit 64 bits (batches of overlapping operands may be many).
+// Plans the copy at `end`, which it advances; false where the copy's size does not fit 64 bits
+// (batches of overlapping operands may be many).
 bool plan_operand(Widened &w, const GemmParams &p, const void *src, bool k_major, int64_t outer, int64_t ld,
                   int64_t stride, size_t &end) {
     WidenParams &x = w.params;
@@ -41,18 +40,14 @@ bool plan_operand(Widened &w, const GemmParams &p, const void *src, bool k_major
         __builtin_mul_overflow(elements, static_cast<uint64_t>(x.ld_dst), &elements) ||
         __builtin_mul_overflow(elements, uint64_t{sizeof(uint16_t)}, &bytes) || bytes > (uint64_t{1} << 62))
         return false;
-    w.bytes = static_cast<size_t>((bytes + kCopyAlignment - 1) / kCopyAlignment * kCopyAlignment);
-    end += w.bytes;
+    end += static_cast<size_t>((bytes + kCopyAlignment - 1) / kCopyAlignment * kCopyAlignment);
     return true;
 }
 
 void launch_widen(const Handle &handle, const WidenParams &params, void *stream) {
     const int kernel = copy::kernel_index(copy::kCopyWiden, false, 1);
     if (kernel < 0) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "no widening copy kernel");
-    // A warp per piece of a row, the kernel striding over what 2^20 blocks do not cover.
-    const int64_t pieces = params.batch_count * params.rows * copy::row_pieces(params.cols);
-    const int64_t warps = copy::kThreads / 32;
-    const auto blocks = static_cast<uint32_t>(std::min<int64_t>((pieces + warps - 1) / warps, copy::kRowsMaxBlocks));
+    const uint32_t blocks = copy::row_piece_blocks(params.batch_count * params.rows * copy::row_pieces(params.cols));
     handle.launch(family_base(Family::Copy) + static_cast<size_t>(kernel), Dim3{blocks, 1, 1},
                   Dim3{static_cast<uint32_t>(copy::kThreads), 1, 1}, 0, &params, sizeof params, stream);
 }
@@ -72,23 +67,16 @@ bool launch_on_widened(const Handle &handle, const GemmParams &p, void *stream,
     if (!plan_operand(a, p, p.a, p.a_k_major != 0, p.m, p.lda, p.stride_a, end) ||
         !plan_operand(b, p, p.b, p.b_k_major != 0, p.n, p.ldb, p.stride_b, end))
         return false;
-    bool enqueued = false;  // past this, a failure is the launches', not the workspace's
-    try {
-        return handle.workspace().run(0, end, static_cast<CUstream_st *>(stream), [&](Workspace::Lease lease) {
-            enqueued = true;
-            char *scratch = static_cast<char *>(lease.partials);
-            a.params.dst = scratch + a.offset;
-            b.params.dst = scratch + b.offset;
-            launch_widen(handle, a.params, stream);
-            launch_widen(handle, b.params, stream);
-            q.a = a.params.dst, q.lda = a.params.ld_dst, q.stride_a = a.params.stride_dst;
-            q.b = b.params.dst, q.ldb = b.params.ld_dst, q.stride_b = b.params.stride_dst;
-            multiply(q);
-        });
-    } catch (const Error &e) {
-        if (e.status() == ASYNCGEMM_STATUS_OUT_OF_MEMORY && !enqueued) return false;
-        throw;
-    }
+    return handle.workspace().run(0, end, static_cast<CUstream_st *>(stream), [&](Workspace::Lease lease) {
+        char *scratch = static_cast<char *>(lease.partials);
+        a.params.dst = scratch + a.offset;
+        b.params.dst = scratch + b.offset;
+        launch_widen(handle, a.params, stream);
+        launch_widen(handle, b.params, stream);
+        q.a = a.params.dst, q.lda = a.params.ld_dst, q.stride_a = a.params.stride_dst;
+        q.b = b.params.dst, q.ldb = b.params.ld_dst, q.stride_b = b.params.stride_dst;
+        multiply(q);
+    });
 }
 
 }  // namespace asyncgemm::plan

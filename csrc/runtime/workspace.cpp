@@ -41,7 +41,9 @@ bool Workspace::run(size_t counter_count, size_t partial_bytes, CUstream stream,
     }
     if (!outside_capture(api_, stream)) return false;
     if (last_use_ == nullptr) check(api_.cuEventCreate(&last_use_, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-    if (counter_count > counter_capacity_ || partial_bytes > partial_capacity_) grow(counter_count, partial_bytes, stream);
+    if ((counter_count > counter_capacity_ || partial_bytes > partial_capacity_) &&
+        !grow(counter_count, partial_bytes, stream))
+        return false;
     // Waiting on an event recorded on this same stream (or already complete) orders nothing new.
     check(api_.cuStreamWaitEvent(stream, last_use_, 0), "cuStreamWaitEvent");
     try {
@@ -72,7 +74,7 @@ void Workspace::lend(void *buffer, size_t bytes) {
     lent_bytes_ = buffer != nullptr ? bytes : 0;
 }
 
-void Workspace::grow(size_t counter_count, size_t partial_bytes, CUstream stream) {
+bool Workspace::grow(size_t counter_count, size_t partial_bytes, CUstream stream) {
     // At least double what is there, so a run of growing problems reallocates a few times only.
     const size_t counters = counter_count > 2 * counter_capacity_ ? counter_count : 2 * counter_capacity_;
     const size_t partials = round_up(partial_bytes > 2 * partial_capacity_ ? partial_bytes : 2 * partial_capacity_);
@@ -84,11 +86,14 @@ void Workspace::grow(size_t counter_count, size_t partial_bytes, CUstream stream
         counter_capacity_ = partial_capacity_ = 0;
     }
     CUdeviceptr buffer = 0;
-    check(api_.cuMemAlloc(&buffer, counter_bytes(counters) + partials), "cuMemAlloc");
+    const CUresult allocated = api_.cuMemAlloc(&buffer, counter_bytes(counters) + partials);
+    if (allocated == CUDA_ERROR_OUT_OF_MEMORY) return false;  // empty now: the next user grows it anew
+    check(allocated, "cuMemAlloc");
     buffer_ = buffer;
     counter_capacity_ = counter_bytes(counters) / sizeof(int);
     partial_capacity_ = partials;
     check(api_.cuMemsetD32Async(buffer_, 0, counter_capacity_, stream), "cuMemsetD32Async");
+    return true;
 }
 
 }  // namespace asyncgemm

@@ -47,8 +47,10 @@ public:
     };
 
     // Calls enqueue(lease) to put work on `stream` that uses the lease, after every earlier user's
-    // work, and makes the next user wait for it.  Returns false without calling `enqueue` when the
-    // stream is being captured.  Throws (CUDA_ERROR, OUT_OF_MEMORY) if the buffer cannot be grown.
+    // work, and makes the next user wait for it.  Returns false without calling `enqueue` where no
+    // buffer can hold the lease: a lent workspace too small, the stream being captured without one,
+    // or device memory exhausted (callers then run without scratch: unsplit, or another family).
+    // Throws CUDA_ERROR for any other driver failure, and what `enqueue` throws.
     bool run(size_t counter_count, size_t partial_bytes, CUstream_st *stream, const std::function<void(Lease)> &enqueue);
 
     // The counter area at the start of a lent workspace, and the least a lent workspace may be.
@@ -62,7 +64,8 @@ public:
     void lend(void *buffer, size_t bytes);
 
 private:
-    void grow(size_t counter_count, size_t partial_bytes, CUstream_st *stream);
+    // False where the device has not the memory (the buffer is then empty).
+    bool grow(size_t counter_count, size_t partial_bytes, CUstream_st *stream);
 
     const DriverApi &api_;
     CUctx_st *context_;

@@ -126,6 +126,13 @@ inline constexpr int64_t kRowsMaxBlocks = int64_t(1) << 20;
 inline constexpr asyncgemm_copy_algo_t kCopyWiden = static_cast<asyncgemm_copy_algo_t>(ASYNCGEMM_COPY_TMA + 2);
 // The warps' pieces of each row of `cols` elements (the last one ragged).
 ASYNCGEMM_HOST_DEVICE constexpr int64_t row_pieces(int64_t cols) { return (cols + kRowPieceElems - 1) / kRowPieceElems; }
+// Blocks of a launch of the row copy or the widening copy: a warp per piece, the kernel striding over
+// what kRowsMaxBlocks blocks do not cover.
+constexpr uint32_t row_piece_blocks(int64_t pieces) {
+    const int64_t warps = kThreads / 32;
+    const int64_t blocks = (pieces + warps - 1) / warps;
+    return static_cast<uint32_t>(blocks < kRowsMaxBlocks ? blocks : kRowsMaxBlocks);
+}
 
 // Dynamic shared memory of each kernel.  The TMA kernel needs room to align its first stage, and
 // built for an architecture without TMA it runs the PIPELINED body (see copy_tma.cuh).
