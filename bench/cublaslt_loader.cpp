@@ -219,6 +219,16 @@ std::unique_ptr<LtMatmul> CublasLt::plan(const GemmWorkload &w, const void *bias
             ok(api_->desc_set(plan->desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulation,
                               sizeof fast_accumulation),
                "CUBLASLT_MATMUL_DESC_FAST_ACCUM");
+            if (w.block_scales) {
+                // Our A's scales are 1x128 and our B's 128x128 (the activations' and the weights'), in
+                // asyncgemm.h's layout: cuBLASLt's B and A, swapped as the pointers are above.
+                const int32_t a_mode = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F,
+                              b_mode = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+                ok(api_->desc_set(plan->desc_, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &a_mode, sizeof a_mode),
+                   "CUBLASLT_MATMUL_DESC_A_SCALE_MODE");
+                ok(api_->desc_set(plan->desc_, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &b_mode, sizeof b_mode),
+                   "CUBLASLT_MATMUL_DESC_B_SCALE_MODE");
+            }
         }
     }
 

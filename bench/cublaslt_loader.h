@@ -69,8 +69,10 @@ public:
 
     // The workload's D = act(sa sb op_a(A) op_b(B) + beta D + bias) with cuBLASLt's epilogue (bias:
     // the workload's bias vector, one for every matrix of a batch; scale_a and scale_b: sa and sb, one
-    // fp32 each in device memory, for 8-bit inputs alone, with fast accumulation), its algorithm chosen
-    // once here; null, with why_not, where cuBLASLt has no epilogue or no algorithm for it.
+    // fp32 each in device memory, or with scales=block A's 1x128 and B's 128x128 scales in asyncgemm.h's
+    // layout (VEC128_32F and BLK128x128_32F), for 8-bit inputs alone, with fast accumulation), its
+    // algorithm chosen once here; null, with why_not, where cuBLASLt has no epilogue or no algorithm
+    // for it.
     std::unique_ptr<LtMatmul> plan(const GemmWorkload &workload, const void *bias, const float *scale_a,
                                    const float *scale_b, std::string &why_not) const;
 

@@ -39,8 +39,31 @@ constexpr float kScaleA = 0.5f, kScaleB = 0.25f;
 // pointer off a 16-byte boundary (NOT_SUPPORTED, where its heuristic has accepted the plan).
 constexpr std::size_t kScaleSlotBytes = 16;
 
-// The widened inputs of the check of an 8-bit workload that cuBLASLt does not multiply (below): its
-// A and B in a 16-bit type.
+// How many fp32 scales 8-bit A and B have: one each, or with scales=block (asyncgemm.h's layout)
+// one array per matrix of the batch.
+int64_t a_scales(const GemmWorkload &w) { return w.block_scales ? w.a_block_scales() * w.batch : 1; }
+int64_t b_scales(const GemmWorkload &w) { return w.block_scales ? w.b_block_scales() * w.batch : 1; }
+
+// The bytes of `scales` fp32 values rounded up to whole slots: the next operand's scales start on one.
+std::size_t scale_slots(int64_t scales) {
+    return (std::size_t(scales) * sizeof(float) + kScaleSlotBytes - 1) / kScaleSlotBytes * kScaleSlotBytes;
+}
+
+// A's scales, then B's from the next 16-byte boundary, in one buffer.
+std::size_t scale_bytes(const GemmWorkload &w) {
+    return w.fp8() ? scale_slots(a_scales(w)) + scale_slots(b_scales(w)) : 0;
+}
+
+// count block scales of {0.25, 0.5, 1, 2, 4}, each drawn at random: a kernel that takes one block's
+// scale for another's is caught, and, powers of two, every scaled 8-bit value stays exact in 16 bits.
+std::vector<float> random_block_scales(int64_t count, std::mt19937_64 &rng) {
+    std::vector<float> scales(static_cast<std::size_t>(count));
+    for (float &scale : scales) scale = std::ldexp(1.0f, int(rng() % 5) - 2);
+    return scales;
+}
+
+// The widened inputs of the check of an 8-bit workload that cuBLASLt does not multiply, or of the
+// cross-check of cuBLASLt's block scales (below): its A and B in a 16-bit type.
 std::size_t widened_bytes(const GemmWorkload &w) {
     return w.fp8() ? matrix_bytes(w.a_elements() + w.b_elements(), ASYNCGEMM_R_16BF) : 0;
 }
@@ -137,12 +160,40 @@ bool has_reference(const Session &s, const GemmWorkload &w) {
     return s.cublas != nullptr || (w.needs_matmul() && s.cublaslt != nullptr);
 }
 
-// count 8-bit values at src, times scale, as floats on the host.
-std::vector<float> widened(const void *src, int64_t count, asyncgemm_dtype_t dtype, float scale,
-                           cudaStream_t stream) {
-    const std::vector<double> narrow = download_as_double(src, std::size_t(count), dtype, stream);
+// An 8-bit operand as stored (every matrix of the batch, rows ld apart) and its scales: x is a row of
+// op(A) or a column of op(B), extent their count; a block scale of (x, k) of a matrix is at
+// k / 128 * groups + x / rows_per_scale of its array (asyncgemm.h), groups = ceil(extent /
+// rows_per_scale); rows_per_scale 0 is a tensor scale.
+struct ScaledOperand {
+    int64_t elements, ld, stride, extent;
+    bool x_rows;             // the stored rows are x (A not transposed, B transposed), else k
+    int64_t rows_per_scale;  // 1 for BLOCK_1x128 (A), 128 for BLOCK_128x128 (B), 0 for TENSOR
+};
+
+ScaledOperand scaled_a(const GemmWorkload &w) {
+    return {w.a_elements(), w.lda(), w.a_stride(), w.m, w.op_a == ASYNCGEMM_OP_N, w.block_scales ? 1 : 0};
+}
+ScaledOperand scaled_b(const GemmWorkload &w) {
+    return {w.b_elements(), w.ldb(), w.b_stride(), w.n, w.op_b == ASYNCGEMM_OP_T, w.block_scales ? 128 : 0};
+}
+
+// The scale of the stored element at index; 1 for the padding past a row, which no product reads.
+float element_scale(const ScaledOperand &op, int64_t k, const std::vector<float> &scales, int64_t index) {
+    if (op.rows_per_scale == 0) return scales[0];
+    const int64_t matrix = index / op.stride, row = index % op.stride / op.ld, col = index % op.ld;
+    const int64_t x = op.x_rows ? row : col, depth = op.x_rows ? col : row;
+    if (x >= op.extent || depth >= k) return 1.0f;
+    const int64_t groups = (op.extent + op.rows_per_scale - 1) / op.rows_per_scale;
+    return scales[std::size_t(matrix * groups * ((k + 127) / 128) + depth / 128 * groups + x / op.rows_per_scale)];
+}
+
+// An 8-bit operand at src, each value times its scale, as floats on the host.
+std::vector<float> widened(const void *src, const ScaledOperand &op, const GemmWorkload &w,
+                           const std::vector<float> &scales, cudaStream_t stream) {
+    const std::vector<double> narrow = download_as_double(src, std::size_t(op.elements), w.dtype, stream);
     std::vector<float> values(narrow.size());
-    std::transform(narrow.begin(), narrow.end(), values.begin(), [scale](double x) { return float(x) * scale; });
+    for (std::size_t i = 0; i < narrow.size(); ++i)
+        values[i] = float(narrow[i]) * element_scale(op, w.k, scales, int64_t(i));
     return values;
 }
 
@@ -166,7 +217,7 @@ public:
     WorkloadRun(const Session &session, const GemmWorkload &workload, const InputRotation &rotation)
         : s_(session), w_(workload), rotation_(rotation), pool_(rotation.pool_bytes()),
           c_(workload.reads_c() ? d_bytes() : 0), bias_(bias_bytes(workload)),
-          scales_(workload.fp8() ? 2 * kScaleSlotBytes : 0), d_cublas_(d_bytes()), d_asyncgemm_(d_bytes()) {
+          scales_(scale_bytes(workload)), d_cublas_(d_bytes()), d_asyncgemm_(d_bytes()) {
         for (int64_t set = 0; set < rotation_.sets(); ++set) {
             upload(pool_.data() + rotation_.a_offset(set), random_uniform(w_.a_elements(), s_.rng), w_.dtype,
                    s_.stream);
@@ -176,10 +227,7 @@ public:
         if (w_.reads_c()) upload(c_.data(), random_uniform(w_.d_elements(), s_.rng), w_.out, s_.stream);
         if (w_.bias != ASYNCGEMM_BIAS_NONE)
             upload(bias_.data(), random_uniform(w_.bias_elements(), s_.rng), w_.bias_type(), s_.stream);
-        if (w_.fp8()) {
-            upload(scales_.data(), {kScaleA}, ASYNCGEMM_R_32F, s_.stream);
-            upload(scales_.data() + kScaleSlotBytes, {kScaleB}, ASYNCGEMM_R_32F, s_.stream);
-        }
+        if (w_.fp8()) upload_scales();
         choose_reference();
     }
 
@@ -213,6 +261,7 @@ public:
             check_cuda(launch_epilogue_pass(epilogue_pass(w_, d_cublas_.data(), bias_.data()), s_.stream),
                        "the epilogue pass");
         reference_ = download_as_double(d_cublas_.data(), std::size_t(w_.d_elements()), w_.out, s_.stream);
+        if (w_.block_scales && s_.cublas) cross_check_block_scales(row);
         return row;
     }
 
@@ -265,7 +314,8 @@ private:
     const void *b(int64_t run) const { return pool_.data() + rotation_.b_offset(run); }
     const void *c() const { return w_.reads_c() ? c_.data() : nullptr; }
     const float *scale_a() const { return reinterpret_cast<const float *>(scales_.data()); }
-    const float *scale_b() const { return reinterpret_cast<const float *>(scales_.data() + kScaleSlotBytes); }
+    std::size_t b_scales_offset() const { return scale_slots(a_scales(w_)); }
+    const float *scale_b() const { return reinterpret_cast<const float *>(scales_.data() + b_scales_offset()); }
     const char *asyncgemm_call() const {
         return w_.needs_matmul() ? "asyncgemm_matmul" : "asyncgemm_gemm_strided_batched";
     }
@@ -286,23 +336,61 @@ private:
         reference_note_ = s_.cublas ? why_not + instead : why_not;
     }
 
+    // The scales of 8-bit A and B, on the device and kept on the host for the widened product.
+    void upload_scales() {
+        scales_a_ = w_.block_scales ? random_block_scales(a_scales(w_), s_.rng) : std::vector<float>{kScaleA};
+        scales_b_ = w_.block_scales ? random_block_scales(b_scales(w_), s_.rng) : std::vector<float>{kScaleB};
+        upload(scales_.data(), scales_a_, ASYNCGEMM_R_32F, s_.stream);
+        upload(scales_.data() + b_scales_offset(), scales_b_, ASYNCGEMM_R_32F, s_.stream);
+    }
+
     // cuBLAS multiplies no 8-bit type, but f16 and bf16 hold every e4m3 and e5m2 value exactly, times
-    // a scale (a power of two) too, and their products are exact in fp32: cuBLAS's GEMM of run 0's
-    // inputs so widened on the host is the scaled product in fp32, the one asyncgemm's FP8 computes.
-    // Its D is kept for the check; the row stays skipped, and is not timed.
-    void keep_widened_reference(GemmResult &row) {
+    // its scale (a power of two, the tensor's or its block's) too, and their products are exact in
+    // fp32: cuBLAS's GEMM of run 0's inputs so widened on the host is the scaled product in fp32, the
+    // one asyncgemm's FP8 computes.  Its D, in d_cublas_ and returned; none where cuBLAS fails, with
+    // why_not.
+    std::vector<double> widened_product(std::string &why_not) {
         GemmWorkload wide = w_;
         wide.dtype = w_.out == ASYNCGEMM_R_16F ? ASYNCGEMM_R_16F : ASYNCGEMM_R_16BF;  // a pair cublasGemmEx takes
         const DeviceBuffer a(matrix_bytes(w_.a_elements(), wide.dtype)), b(matrix_bytes(w_.b_elements(), wide.dtype));
-        upload(a.data(), widened(this->a(0), w_.a_elements(), w_.dtype, kScaleA, s_.stream), wide.dtype, s_.stream);
-        upload(b.data(), widened(this->b(0), w_.b_elements(), w_.dtype, kScaleB, s_.stream), wide.dtype, s_.stream);
+        upload(a.data(), widened(this->a(0), scaled_a(w_), w_, scales_a_, s_.stream), wide.dtype, s_.stream);
+        upload(b.data(), widened(this->b(0), scaled_b(w_), w_, scales_b_, s_.stream), wide.dtype, s_.stream);
         prepare_output(d_cublas_.data(), c(), d_bytes(), s_.stream);
         const cublasStatus_t status = s_.cublas->gemm(wide, a.data(), b.data(), d_cublas_.data());
         if (status != CUBLAS_STATUS_SUCCESS) {
-            row.note += "; cublasGemmEx: " + s_.cublas->status_string(status) + ", D not checked";
+            why_not = "cublasGemmEx: " + s_.cublas->status_string(status);
+            return {};
+        }
+        return download_as_double(d_cublas_.data(), std::size_t(w_.d_elements()), w_.out, s_.stream);
+    }
+
+    // Where cuBLASLt has no FP8 matmul for the workload, the widened product's D is kept for the
+    // check; the row stays skipped, and is not timed.
+    void keep_widened_reference(GemmResult &row) {
+        std::string why_not;
+        reference_ = widened_product(why_not);
+        if (reference_.empty()) row.note += "; " + why_not + ", D not checked";
+    }
+
+    // cuBLASLt's D of a block-scaled workload against the widened product: nothing documents that
+    // cuBLASLt reads its VEC128 and BLK128x128 scales in asyncgemm.h's layout, which both libraries
+    // are given.  Where the two differ, cuBLASLt's row FAILS with the error, and the widened product
+    // becomes the reference the other rows are checked against.
+    void cross_check_block_scales(GemmResult &row) {
+        std::string why_not;
+        std::vector<double> exact = widened_product(why_not);
+        if (exact.empty()) {
+            row.note = why_not + ": cuBLASLt's D not checked against the widened values";
             return;
         }
-        reference_ = download_as_double(d_cublas_.data(), std::size_t(w_.d_elements()), w_.out, s_.stream);
+        row.max_rel_err = max_relative_error(reference_, exact, w_);
+        if (const std::optional<std::string> wrong = error_verdict(*row.max_rel_err, w_)) {
+            row.outcome = Outcome::failed;
+            row.note = "against cuBLAS's GEMM of the block-scaled values in 16 bits, " + *wrong +
+                       " (is cuBLASLt's scale layout asyncgemm.h's?); the other rows are checked against that "
+                       "GEMM";
+            reference_ = std::move(exact);
+        }
     }
 
     cublasStatus_t run_reference(int64_t run) {
@@ -335,7 +423,8 @@ private:
         desc.bias_mode = w_.bias, desc.bias = bias_.data(), desc.type_bias = w_.bias_type(), desc.stride_bias = 0;
         desc.activation = w_.activation;
         if (w_.fp8()) {
-            desc.scale_mode_a = desc.scale_mode_b = ASYNCGEMM_SCALE_TENSOR;
+            desc.scale_mode_a = w_.block_scales ? ASYNCGEMM_SCALE_BLOCK_1x128 : ASYNCGEMM_SCALE_TENSOR;
+            desc.scale_mode_b = w_.block_scales ? ASYNCGEMM_SCALE_BLOCK_128x128 : ASYNCGEMM_SCALE_TENSOR;
             desc.scale_a = scale_a(), desc.scale_b = scale_b();
         }
         desc.algo = algo;
@@ -372,6 +461,7 @@ private:
     std::unique_ptr<LtMatmul> lt_plan_;  // the reference where cuBLASLt has the workload's epilogue or FP8
     std::string reference_note_;         // how the reference row was made, where that needs saying
     std::vector<double> reference_;      // the reference's D for the inputs of run 0
+    std::vector<float> scales_a_, scales_b_;  // the scales of 8-bit A and B, as uploaded
 };
 
 // One row to check and time: its name (for the progress line), its check, and its launch.
@@ -419,8 +509,8 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
     const InputRotation rotation(w, s.l2_bytes);
     const std::size_t d_bytes = matrix_bytes(w.d_elements(), w.out);
     const std::size_t c_bytes = w.reads_c() ? d_bytes : 0;
-    const std::size_t needed =
-        rotation.pool_bytes() + 2 * d_bytes + c_bytes + WorkloadRun::bias_bytes(w) + widened_bytes(w);
+    const std::size_t needed = rotation.pool_bytes() + 2 * d_bytes + c_bytes + WorkloadRun::bias_bytes(w) +
+                               scale_bytes(w) + widened_bytes(w);
     if (const std::optional<std::string> shortfall = memory_shortfall(needed)) {
         GemmResult skipped{w, "-"};
         skipped.outcome = Outcome::skipped;
@@ -463,9 +553,10 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
         }
         s.progress.skip(std::max(0, gemm_steps(s, w, algorithms) - 2));  // the checks and the timing were two
     }
+    // A reference that ran is read against also where its values FAILED (cuBLASLt's block scales read
+    // in another layout than asyncgemm.h's): it timed the same product, and its row says so.
     std::optional<double> reference_ms;
-    if (results.size() > first && results[first].reference && results[first].outcome == Outcome::ok)
-        reference_ms = results[first].median_ms;
+    if (results.size() > first && results[first].reference) reference_ms = results[first].median_ms;
     for (std::size_t i = first; i < results.size(); ++i)
         if (reference_ms && results[i].median_ms) results[i].vs_cublas = *reference_ms / *results[i].median_ms;
     check_asyncgemm(asyncgemm_set_math_mode(s.handle, ASYNCGEMM_MATH_DEFAULT), "asyncgemm_set_math_mode");

@@ -168,11 +168,11 @@ private:
     double worst_ratio_ = 0.0;
 };
 
-// What a reference row is read as: its library, or cuBLAS's plain GEMM standing in for an epilogue
-// cuBLASLt does not have.
+// What a reference row is read as: its library, cuBLAS's plain GEMM standing in for an epilogue
+// cuBLASLt does not have, or cuBLASLt's block-scaled FP8, summed apart from its tensor-scaled FP8.
 std::string reference_text(const GemmResult &reference) {
-    return reference.workload.has_epilogue() && reference.algorithm == "cuBLAS" ? "cuBLAS plain GEMM"
-                                                                                  : reference.algorithm;
+    if (reference.workload.has_epilogue() && reference.algorithm == "cuBLAS") return "cuBLAS plain GEMM";
+    return reference.workload.block_scales ? reference.algorithm + " block-scaled" : reference.algorithm;
 }
 
 void add_unique(std::vector<std::string> &list, const std::string &item) {
@@ -181,18 +181,46 @@ void add_unique(std::vector<std::string> &list, const std::string &item) {
 
 constexpr const char *kPassRow = "GEMM+pass";
 
-// The same product with bf16 inputs, which an 8-bit workload's speed-up is read against.
-std::string bf16_twin(const GemmWorkload &w) {
+// The same product with bf16 inputs, which a tensor-scaled 8-bit workload's speed-up is read against.
+std::optional<std::string> bf16_twin(const GemmWorkload &w) {
+    if (!w.fp8() || w.block_scales) return std::nullopt;
     GemmWorkload twin = w;
     twin.dtype = ASYNCGEMM_R_16BF;
     return describe(twin);
 }
 
+// The same product with tensor scales, which a block-scaled workload's cost is read against.
+std::optional<std::string> tensor_scaled_twin(const GemmWorkload &w) {
+    if (!w.block_scales) return std::nullopt;
+    GemmWorkload twin = w;
+    twin.block_scales = false;
+    return describe(twin);
+}
+
+// Per algorithm: its time on each workload whose twin is in the table against its own time on the
+// twin (the twin's median over the workload's), geometric mean and worst row, "<algorithm> <on>".
+template <typename Twin>
+void print_twin_summary(std::ostream &out, const std::string &title, const std::vector<const GemmResult *> &results,
+                        const std::vector<std::string> &algorithms, Twin twin, const std::string &on) {
+    for (const std::string &algorithm : algorithms) {
+        RatioSummary summary;
+        for (const GemmResult *row : results) {
+            const std::optional<std::string> spec = twin(row->workload);
+            if (row->algorithm != algorithm || !row->median_ms || !spec) continue;
+            for (const GemmResult *r : results)
+                if (r->algorithm == algorithm && r->median_ms && describe(r->workload) == *spec)
+                    summary.add(*r->median_ms / *row->median_ms, *row);
+        }
+        summary.print(out, title, algorithm, algorithm + " " + on);
+    }
+}
+
 // Per algorithm and reference: the geometric mean of x cuBLAS (or x cuBLASLt) over the rows that
 // have one, and the worst row; then, where workloads have a GEMM+pass row, each fused algorithm's
 // time against it (GEMM+pass's median over the algorithm's: above 1, fusing is faster); and where an
-// 8-bit workload's bf16 twin is in the table too (the fp8 suite), each algorithm's 8-bit time against
-// its bf16 one (the bf16 median over the 8-bit one: the speed-up of FP8).
+// 8-bit workload's bf16 twin is in the table too (the fp8 suite), each algorithm's tensor-scaled 8-bit
+// time against its bf16 one (the bf16 median over the 8-bit one: the speed-up of FP8), and its
+// block-scaled time against its tensor-scaled one (what the block scales cost).
 void print_summary(std::ostream &out, const std::string &title, const std::vector<const GemmResult *> &results) {
     // A workload's rows follow its reference row, where it has one.
     std::vector<std::string> references(results.size());
@@ -229,17 +257,8 @@ void print_summary(std::ostream &out, const std::string &title, const std::vecto
         summary.print(out, title, algorithm, kPassRow);
     }
 
-    for (const std::string &algorithm : algorithms) {
-        RatioSummary summary;
-        for (const GemmResult *eight : results) {
-            if (eight->algorithm != algorithm || !eight->workload.fp8() || !eight->median_ms) continue;
-            const std::string twin = bf16_twin(eight->workload);
-            for (const GemmResult *r : results)
-                if (r->algorithm == algorithm && r->median_ms && describe(r->workload) == twin)
-                    summary.add(*r->median_ms / *eight->median_ms, *eight);
-        }
-        summary.print(out, title, algorithm, algorithm + " on bf16");
-    }
+    print_twin_summary(out, title, results, algorithms, bf16_twin, "on bf16");
+    print_twin_summary(out, title, results, algorithms, tensor_scaled_twin, "on tensor scales");
 }
 
 // One table per suite, in the order the rows ran, and the rows of no suite (the seed workloads and
@@ -247,7 +266,7 @@ void print_summary(std::ostream &out, const std::string &title, const std::vecto
 void print_gemm_tables(std::ostream &out, const std::vector<GemmResult> &results, const std::string &timing) {
     const bool bursts = timing != "events";
     out << "\nGEMM: row-major D = op_a(A) op_b(B) + beta C, alpha 1 (e4m3 and e5m2: A and B scaled by 0.5 and "
-           "0.25), median "
+           "0.25, or with scales=block by 0.25 to 4 per 1x128 block of A and 128x128 block of B), median "
         << (timing == "graphs" ? "GPU time per call in replayed graphs of bursts"
                                : bursts ? "GPU time per call in bursts" : "of timed runs")
         << "; x cuBLAS > 1 is faster than the workload's reference (cuBLAS; for bias= and act= workloads cuBLASLt "

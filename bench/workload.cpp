@@ -90,6 +90,14 @@ asyncgemm_activation_t parse_activation(const std::string &text, const std::stri
     throw std::invalid_argument("workload '" + spec + "': act '" + text + "' is not relu, gelu, gelu_erf or silu");
 }
 
+// Tensor scales are the default, and have no spelling.
+bool parse_block_scales(const std::string &text, const std::string &spec) {
+    if (text != "block")
+        throw std::invalid_argument("workload '" + spec + "': scales '" + text +
+                                    "' is not block (tensor scales are the default)");
+    return true;
+}
+
 void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, const std::string &spec) {
     if (option == "inplace") {
         w.in_place = true;
@@ -100,7 +108,8 @@ void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, 
     const std::string value = equals == std::string::npos ? std::string() : option.substr(equals + 1);
     if (equals == std::string::npos || value.empty())
         throw std::invalid_argument("workload '" + spec + "': option '" + option +
-                                    "' is not b=N, out=TYPE, pad=P, beta=X, inplace, bias=B or act=F");
+                                    "' is not b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F or "
+                                    "scales=block");
     if (key == "b") {
         w.batch = parse_integer(value, 1, kMaxDimension, "batch", spec);
     } else if (key == "out") {
@@ -116,9 +125,11 @@ void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, 
         parse_bias(value, w, spec);
     } else if (key == "act") {
         w.activation = parse_activation(value, spec);
+    } else if (key == "scales") {
+        w.block_scales = parse_block_scales(value, spec);
     } else {
         throw std::invalid_argument("workload '" + spec + "': unknown option '" + key +
-                                    "' (b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F)");
+                                    "' (b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F, scales=block)");
     }
 }
 
@@ -163,6 +174,7 @@ std::string describe(const GemmWorkload &w) {
     }
     if (w.bias != ASYNCGEMM_BIAS_NONE) text += ":bias=" + bias_text(w);
     if (w.activation != ASYNCGEMM_ACT_NONE) text += std::string(":act=") + activation_text(w.activation);
+    if (w.block_scales) text += ":scales=block";
     return text;
 }
 
@@ -215,6 +227,8 @@ GemmWorkload parse_workload(const std::string &spec) {
         if (!beta_given) w.beta = 1.0f;
         if (w.beta == 0.0f) throw std::invalid_argument("workload '" + spec + "': inplace needs beta != 0");
     }
+    if (w.block_scales && !w.fp8())
+        throw std::invalid_argument("workload '" + spec + "': scales=block is for e4m3 and e5m2 alone");
     // The type pairs cublasGemmEx takes with fp32 accumulation: D of the input type, or f32 (any of
     // f16, bf16 and f32 for 8-bit inputs, as cuBLASLt's FP8 matmul takes them).
     if (w.fp8()) check_fp8(w, spec);

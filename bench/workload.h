@@ -11,11 +11,14 @@
 //   bias=B   a bias vector added to D: row (m values, one per row of D), col (n values, one per
 //            column), row32 or col32 (the same in f32 rather than D's type)
 //   act=F    an activation applied last: relu, gelu (the tanh form), gelu_erf, silu
+//   scales=block
+//            8-bit A's scales ASYNCGEMM_SCALE_BLOCK_1x128 (the activations'), B's BLOCK_128x128 (the
+//            weights'), rather than one fp32 each (ASYNCGEMM_SCALE_TENSOR, the default)
 // A workload with a bias or an activation goes through asyncgemm_matmul with the epilogue fused.
-// An 8-bit workload (e4m3, e5m2) goes through asyncgemm_matmul with a scale for A and one for B,
-// against cuBLASLt's FP8 matmul (which takes NT with 16-byte rows alone; other forms are checked
+// An 8-bit workload (e4m3, e5m2) goes through asyncgemm_matmul with a scale for A and one for B (or
+// their block scales), against cuBLASLt's FP8 matmul (which takes NT with 16-byte rows alone; other forms are checked
 // against cuBLAS's GEMM of the values widened to 16 bits), in any ops and pads, and takes no bias=
-// or act=.
+// or act=; scales=block is for 8-bit workloads alone.
 // describe() writes a workload back in this form, so every row of a table can be rerun with --shape.
 #pragma once
 
@@ -40,6 +43,7 @@ struct GemmWorkload {
     asyncgemm_bias_t bias = ASYNCGEMM_BIAS_NONE;
     bool bias_f32 = false;  // the bias in f32 rather than D's type (only where D is not f32)
     asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
+    bool block_scales = false;  // scales=block: A's scales BLOCK_1x128, B's BLOCK_128x128 (8-bit only)
     std::string label;      // what the workload stands for ("Llama-3-8B qkv"); empty for --shape
     std::string suite;      // the suite it came from; empty for --shape and the seed workloads
 
@@ -64,6 +68,11 @@ struct GemmWorkload {
     int64_t bias_elements() const {
         return bias == ASYNCGEMM_BIAS_PER_ROW ? m : bias == ASYNCGEMM_BIAS_PER_COL ? n : 0;
     }
+    // The block scales of one matrix of a batch, laid out as asyncgemm.h says: A's one per row of
+    // op(A) and 128 elements of K, B's one per 128 columns of op(B) and 128 elements of K.
+    int64_t k_blocks() const { return (k + 127) / 128; }
+    int64_t a_block_scales() const { return m * k_blocks(); }
+    int64_t b_block_scales() const { return (n + 127) / 128 * k_blocks(); }
     double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
 };
 

@@ -163,7 +163,16 @@ typedef enum {
     ASYNCGEMM_ACT_SILU = 4       /* x / (1 + exp(-x)) */
 } asyncgemm_activation_t;
 
-/* Dequantizing scales of 8-bit inputs (A: per row of op(A); B: per column of op(B)). */
+/* Dequantizing scales of 8-bit inputs (A: per row of op(A); B: per column of op(B)).  The block
+   scales are fp32 arrays in device memory, 4-byte aligned.  Call an operand's rows (op(A)'s rows, or
+   op(B)'s columns) x, its extent X (m for A, n for B), and its K blocks kb = k / 128 (the last one
+   may be partial), KB = ceil(k / 128) of them.  They are stored K block by K block, each K block's
+   scales in x order (the x dimension contiguous, as DeepGEMM and cuBLASLt store the activations'):
+     BLOCK_1x128:   the scale of element (x, k) at scale[kb * X + x]                     (X * KB values)
+     BLOCK_128x128: the scale of element (x, k) at scale[kb * ceil(X / 128) + x / 128]   (ceil(X / 128) * KB)
+   A batched operand (stride non-zero) has one such array per problem, each following the one
+   before; a broadcast operand (stride 0) has one for all problems.  The scales are read while the
+   product runs, so a kernel earlier in the stream may write them. */
 typedef enum {
     ASYNCGEMM_SCALE_NONE = 0,
     ASYNCGEMM_SCALE_TENSOR = 1,        /* one fp32 for the whole matrix (device memory) */
@@ -190,10 +199,11 @@ typedef struct {
        stride_bias elements apart (0: one bias for every batch); ignored with ASYNCGEMM_BIAS_NONE. */
     asyncgemm_bias_t bias_mode; const void *bias; asyncgemm_dtype_t type_bias; int64_t stride_bias;
     asyncgemm_activation_t activation;
-    /* Scales of 8-bit A and B (ASYNCGEMM_SCALE_NONE for other types).  This version serves NONE (1) and
-       TENSOR: scale_a (scale_b) then points to one fp32 in device memory, 4-byte aligned, read when the
-       product runs (so a kernel earlier in the stream may write it) and folded into alpha.  The block
-       modes are NOT_SUPPORTED. */
+    /* Scales of 8-bit A and B (ASYNCGEMM_SCALE_NONE for other types), each operand its own mode.  This
+       version serves NONE (1), TENSOR (scale_a or scale_b points to one fp32 in device memory, 4-byte
+       aligned, read when the product runs, so a kernel earlier in the stream may write it, and folded
+       into alpha) and the two BLOCK modes (fp32 arrays laid out as asyncgemm_scale_t says, applied to
+       each 128-deep K block's products in fp32).  MX_32 is NOT_SUPPORTED. */
     asyncgemm_scale_t scale_mode_a, scale_mode_b; const void *scale_a, *scale_b;
     asyncgemm_algo_t algo;
 } asyncgemm_matmul_desc_t;
@@ -212,7 +222,14 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    NOT_SUPPORTED; on Blackwell AUTO then takes PIPELINED or, for a side of at most 16, the skinny
    family).  8-bit inputs (ASYNCGEMM_R_8F_E4M3, _E5M2) take tensor scales or none, in any majors and
    alignments (their dtype's comment says which run on 8-bit tensor cores: on Hopper, K-major, i.e.
-   row-major op_a N and op_b T or column-major op_a T and op_b N, with 16-byte rows). */
+   row-major op_a N and op_b T or column-major op_a T and op_b N, with 16-byte rows).  Block scales:
+   on Hopper, SM90_TMA_WGMMA (and AUTO) applies them where the operands are K-major with 16-byte rows
+   and the canonical B's scales are not per column (row-major D: scale_mode_b BLOCK_128x128 or not a
+   block mode; column-major D: scale_mode_a so), i.e. the usual 1x128 activations with 128x128
+   weights; it then accumulates each K block's products in fp32 with the scales applied (DeepGEMM's
+   promotion).  Everything else block-scaled runs on SIMT, which scales the inputs as it loads them
+   (exact fp32 sums, slow); AUTO takes it, and ASYNC_COPY, PIPELINED and SM100_TCGEN05 named are
+   NOT_SUPPORTED. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 

@@ -27,6 +27,7 @@
 #include "driver/stream_drain.h"
 #include "kernels/common/fingerprint.h"
 #include "plan/autotune_cache.h"
+#include "plan/gemm_args.h"
 #include "plan/kernel_table.h"
 #include "plan/sm80_kernels.h"
 #include "plan/sm80_plan.h"
@@ -279,7 +280,7 @@ KernelChoice pipelined_config(const Handle &handle, const GemmParams &params, vo
 }
 
 KernelChoice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream) {
-    const sm90::Shape shape{params.m, params.n, params.k, params.batch_count};
+    const sm90::Shape shape{params.m, params.n, params.k, params.batch_count, params.type_ab, has_block_scales(params)};
     const int sm_count = handle.device().sm_count;
     const auto with_split = [&](int config) {
         return KernelChoice{config, sm90::split_count(sm90::kTileConfigs[config], shape, sm_count)};

@@ -11,11 +11,15 @@ EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t
     // The 8-bit kernels are `kk`, also where k = 0 or alpha = 0 leaves A and B unread.
     const bool k_major = params.a_k_major != 0 && params.b_k_major != 0;
     const auto allows = [&](asyncgemm_algo_t family) { return algo == ASYNCGEMM_ALGO_AUTO || algo == family; };
+    const bool block_scaled = has_block_scales(params);
     if (k_major && allows(ASYNCGEMM_ALGO_SM100_TCGEN05) && families.sm100 && !has_fused_epilogue(params) &&
-        sm100_tma_obstacle(params).empty())
+        !block_scaled && sm100_tma_obstacle(params).empty())
         return {ASYNCGEMM_ALGO_SM100_TCGEN05, false};
-    if (k_major && allows(ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 && sm90_tma_obstacle(params).empty())
+    if (k_major && allows(ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 && sm90_tma_obstacle(params).empty() &&
+        (!block_scaled || sm90_serves_block_scales(params)))
         return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false};
+    // f16 cannot hold an input times its block scale: SIMT scales the inputs as it loads them.
+    if (block_scaled) return {ASYNCGEMM_ALGO_SIMT, false};
     if (algo != ASYNCGEMM_ALGO_AUTO) return {algo, true};
     if (families.sm90 && sm90_output_obstacle(params).empty()) return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true};
     if (families.pipelined) return {ASYNCGEMM_ALGO_PIPELINED, true};

@@ -22,11 +22,13 @@ struct EightBitRoute {
 };
 
 // The 8-bit kernels read K-major operands alone, through TMA: SM100_TCGEN05's (kind::f8f6f4, no
-// fused epilogue) on Blackwell, else SM90_TMA_WGMMA's (wgmma's 8-bit kinds; C and D through TMA too)
-// on Hopper; SIMT's read any.  Every other case runs on f16 copies: with the family `algo` names, or
-// for AUTO SM90_TMA_WGMMA where TMA describes C and D, else PIPELINED, else SIMT on the inputs
-// themselves.  `algo` named has passed its refusals (a named SM100_TCGEN05 or SM90_TMA_WGMMA then
-// always has its own route).
+// fused epilogue, no block scales) on Blackwell, else SM90_TMA_WGMMA's (wgmma's 8-bit kinds; C and D
+// through TMA too; block scales where B's are not per column) on Hopper; SIMT's read any, and apply
+// any scales.  Block-scaled products the tensor-core kernels cannot take run on SIMT.  Every other
+// case runs on f16 copies: with the family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA
+// describes C and D, else PIPELINED, else SIMT on the inputs themselves.  `algo` named has passed its
+// refusals (a named SM100_TCGEN05 or SM90_TMA_WGMMA then always has its own route, and no other
+// family is named with block scales).
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params);
 
 }  // namespace asyncgemm::plan

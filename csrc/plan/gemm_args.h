@@ -65,6 +65,11 @@ inline bool has_eight_bit_inputs(const GemmParams &params) {
     return is_eight_bit(params.type_ab);
 }
 
+// True when 8-bit A or B has block scales (they are set only where there is a product).
+inline bool has_block_scales(const GemmParams &params) {
+    return params.block_scale_a != nullptr || params.block_scale_b != nullptr;
+}
+
 // True when the call asks for a fused bias or activation (asyncgemm_matmul's epilogue).
 inline bool has_fused_epilogue(const GemmParams &params) { return params.bias != nullptr || params.activation != 0; }
 

@@ -10,6 +10,26 @@ const float *tensor_scale(asyncgemm_scale_t mode, const void *scale) {
     return mode == ASYNCGEMM_SCALE_TENSOR ? static_cast<const float *>(scale) : nullptr;
 }
 
+// The rows (of B, columns) one block scale of the mode covers; 0 for the other modes.
+int32_t block_rows(asyncgemm_scale_t mode) {
+    return mode == ASYNCGEMM_SCALE_BLOCK_1x128 ? 1 : mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? 128 : 0;
+}
+
+// The kernels' view of the canonical operands' block scales: the caller's A's and B's, swapped with
+// the operands where the problem is (validate refuses MX_32, which no kernel of this version serves).
+void set_block_scales(GemmParams &p, asyncgemm_scale_t mode_a, const void *scale_a, asyncgemm_scale_t mode_b,
+                      const void *scale_b) {
+    if (!has_product(p)) return;  // no scale is read
+    if (block_rows(mode_a) != 0) {
+        p.block_scale_a = static_cast<const float *>(scale_a);
+        p.block_rows_a = block_rows(mode_a);
+    }
+    if (block_rows(mode_b) != 0) {
+        p.block_scale_b = static_cast<const float *>(scale_b);
+        p.block_cols_b = block_rows(mode_b);
+    }
+}
+
 }  // namespace
 
 size_t dtype_size(int32_t dtype) {
@@ -74,6 +94,7 @@ GemmParams canonicalize(const GemmArgs &args) {
         p.b_k_major = args.op_b == ASYNCGEMM_OP_T;
         p.scale_a = tensor_scale(args.scale_mode_a, args.scale_a);
         p.scale_b = tensor_scale(args.scale_mode_b, args.scale_b);
+        set_block_scales(p, args.scale_mode_a, args.scale_a, args.scale_mode_b, args.scale_b);
     } else {
         // Column-major D (m x n) is row-major D^T (n x m) = op_b(B)^T · op_a(A)^T: the canonical A is
         // the caller's B and is K-major when op_b is N; the canonical B is the caller's A and is
@@ -86,6 +107,7 @@ GemmParams canonicalize(const GemmArgs &args) {
         p.b_k_major = args.op_a == ASYNCGEMM_OP_T;
         p.scale_a = tensor_scale(args.scale_mode_b, args.scale_b);
         p.scale_b = tensor_scale(args.scale_mode_a, args.scale_a);
+        set_block_scales(p, args.scale_mode_b, args.scale_b, args.scale_mode_a, args.scale_a);
     }
     return p;
 }

@@ -69,11 +69,34 @@ EightBitFamilies eight_bit_families(const Handle &handle) {
     return families;
 }
 
+// The refusals of block-scaled 8-bit inputs by an algorithm named explicitly: SIMT applies the scales
+// as it loads the inputs, SM90_TMA_WGMMA's 8-bit kernels to each K block's products where the
+// operands are K-major, TMA describes them and B's scales are not per column; the others apply none
+// (f16 copies cannot hold the scaled inputs).
+void check_block_scales(asyncgemm_algo_t algo, const GemmParams &params) {
+    const std::string name = algo_name(algo);
+    if (algo != ASYNCGEMM_ALGO_SIMT && algo != ASYNCGEMM_ALGO_SM90_TMA_WGMMA)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+             name + " applies no block scales (ASYNCGEMM_ALGO_SIMT and, on Hopper, SM90_TMA_WGMMA do)");
+    if (algo != ASYNCGEMM_ALGO_SM90_TMA_WGMMA) return;
+    if (params.a_k_major == 0 || params.b_k_major == 0)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name + " applies block scales to K-major 8-bit inputs only (row-major: "
+                                                    "op_a N and op_b T; column-major: op_a T and op_b N)");
+    if (!sm90_serves_block_scales(params))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+             name + " applies per-column block scales to no B (row-major: desc->scale_mode_b BLOCK_1x128; "
+                    "column-major: desc->scale_mode_a BLOCK_1x128); BLOCK_128x128 there it applies");
+    const std::string obstacle = sm90_tma_obstacle(params);
+    if (!obstacle.empty())
+        fail(ASYNCGEMM_STATUS_MISALIGNED, name + " loads block-scaled A and B through TMA, but " + obstacle);
+}
+
 // The refusals of 8-bit inputs by an algorithm named explicitly: SIMT and (on Hopper, K-major)
 // SM90_TMA_WGMMA serve them with kernels of their own, the others but SM100_TCGEN05 on f16 copies
 // (plan/widened_inputs.h); SM90_TMA_WGMMA still needs C and D described by TMA; SM100_TCGEN05 reads
 // them K-major, through TMA, without a fused epilogue, once its self-check passed.
 void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
+    if (has_block_scales(params)) check_block_scales(algo, params);
     if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05) {
         if (has_fused_epilogue(params))
             fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " has no fused bias or activation "
@@ -111,7 +134,7 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
     // Unsplit: a split would lease the workspace again while the copies hold it.
     const auto multiply = [&](const GemmParams &q) {
         if (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
-            const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
+            const sm90::Shape shape{q.m, q.n, q.k, q.batch_count, q.type_ab};
             launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
             return;
         }

@@ -1,5 +1,6 @@
 #include "plan/gemm_tma.h"
 
+#include "kernels/common/block_scale.h"
 #include "kernels/common/smem_descriptor.h"
 #include "plan/gemm_args.h"
 #include "plan/tensor_map.h"
@@ -46,6 +47,13 @@ GemmParams batch_range(const GemmParams &p, int64_t first, int64_t count) {
     range.b = advance(p.b, p.stride_b, p.type_ab);
     range.c = advance(p.c, p.stride_c, p.type_cd);
     range.d = const_cast<void *>(advance(p.d, p.stride_d, p.type_cd));
+    if (p.bias != nullptr)
+        range.bias = static_cast<const char *>(p.bias) + first * p.stride_bias * static_cast<int64_t>(dtype_size(p.type_bias));
+    // An operand's block scales go with its batches (kernels/common/block_scale.h).
+    if (p.block_scale_a != nullptr && batched(p, p.stride_a))
+        range.block_scale_a = p.block_scale_a + first * block_scale_count(p.m, p.k, p.block_rows_a);
+    if (p.block_scale_b != nullptr && batched(p, p.stride_b))
+        range.block_scale_b = p.block_scale_b + first * block_scale_count(p.n, p.k, p.block_cols_b);
     range.batch_count = count;
     return range;
 }

@@ -75,18 +75,20 @@ public:
             invalid(name("bias") + ": extent overflows 64-bit addressing");
     }
 
-    // An 8-bit operand's scale (`field` is "a" or "b"): a TENSOR scale is one fp32 in device memory;
-    // the block modes are refused, as no kernel of this version applies them.
+    // An 8-bit operand's scale (`field` is "a" or "b"): a TENSOR scale is one fp32 in device memory,
+    // the BLOCK modes fp32 arrays (kernels/common/block_scale.h); MX_32 is refused, as no kernel of
+    // this version applies it.
     void scale(const char *field, asyncgemm_scale_t mode, const void *ptr) const {
         if (mode == ASYNCGEMM_SCALE_NONE) return;
-        if (mode != ASYNCGEMM_SCALE_TENSOR)
-            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name(std::string("scale_mode_") + field) + ": " +
-                                                     scale_mode_name(mode) +
-                                                     " scales are not served by this version (TENSOR is)");
+        if (mode == ASYNCGEMM_SCALE_MX_32)
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name(std::string("scale_mode_") + field) +
+                                                     ": MX_32 scales are not served by this version (TENSOR, "
+                                                     "BLOCK_1x128 and BLOCK_128x128 are)");
         const std::string scale_name = name(std::string("scale_") + field);
-        if (ptr == nullptr) invalid(scale_name + ": NULL with scale_mode_" + field + " TENSOR");
+        if (ptr == nullptr)
+            invalid(scale_name + ": NULL with scale_mode_" + field + " " + scale_mode_name(mode));
         if (reinterpret_cast<uintptr_t>(ptr) % 4 != 0)
-            fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to its 4-byte fp32");
+            fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to its 4-byte fp32 elements");
     }
 
 private:

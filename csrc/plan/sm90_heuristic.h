@@ -10,10 +10,13 @@
 
 namespace asyncgemm::sm90 {
 
-// The problem as the heuristic sees it.  Its K is counted in blocks of 64 elements whatever the
-// input type (a tf32 block holds 32, an 8-bit one 128): the weights were fitted on 16-bit problems.
+// The problem as the heuristic sees it.  Its K is counted in the kernels' K blocks of the input type
+// (128 bytes: 64 16-bit elements, 32 tf32 ones, 128 8-bit ones), each the same loads and the same
+// tensor-core time whatever the type; the weights were fitted on 16-bit problems.
 struct Shape {
     int64_t m, n, k, batch_count;
+    int32_t type_ab = kF16;
+    bool block_scaled = false;  // 8-bit inputs with block scales: configurations that apply them
 };
 
 constexpr int64_t tile_count(const TileConfig &c, const Shape &s) {
@@ -31,7 +34,7 @@ inline constexpr plan::SplitRule kSplitRule{24, 16};
 constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
     const int64_t tiles = tile_count(c, s);
     if (s.batch_count != 1 || tiles * 2 > sm_count) return 1;
-    return plan::split_count(kSplitRule, tiles, k_block_count(s.k, kF16), sm_count);
+    return plan::split_count(kSplitRule, tiles, k_block_count(s.k, s.type_ab), sm_count);
 }
 
 // Each configuration's MMA throughput relative to 128 x 256 where every SM is busy (the suites'
@@ -59,7 +62,7 @@ inline constexpr double kShortSplitCost = 8.0;
 // range of K, at the configuration's throughput, plus the split's cost.
 constexpr double estimated_time(int config, const Shape &s, int sm_count, double split_cost = kSplitCost) {
     const TileConfig &c = kTileConfigs[config];
-    const int64_t k_blocks = k_block_count(s.k > 0 ? s.k : 1, kF16);
+    const int64_t k_blocks = k_block_count(s.k > 0 ? s.k : 1, s.type_ab);
     const plan::SplitRanges ranges = plan::split_ranges(k_blocks, split_count(c, s, sm_count));
     const int64_t items = tile_count(c, s) * ranges.count;
     const int64_t waves = (items + sm_count - 1) / sm_count;
@@ -69,7 +72,8 @@ constexpr double estimated_time(int config, const Shape &s, int sm_count, double
            split;
 }
 
-// The configuration of least estimated time (the first of equals): it weighs larger tiles'
+// The configuration of least estimated time (the first of equals; of those that apply block scales
+// where the problem has them): it weighs larger tiles'
 // throughput against the idle SMs of a partial last wave, and the rows and columns of a tile past
 // the matrix (n = 128 takes 128 x 128, not 128 x 256).  Where m <= 64, tiles of 64 rows (64 x 256,
 // 64 x 128 or 64 x 64); otherwise 128 x 256, 128 x 192, 128 x 128, 128 x 64, or 64 x 64 where those
@@ -89,10 +93,12 @@ constexpr int choose_config(const Shape &s, int sm_count) {
     const bool short_m = s.m <= 64;
     const double split_cost = short_m ? kShortSplitCost : kSplitCost;
     const auto least = [&](const auto &candidates) {
-        int best = candidates[0];
-        for (int config : candidates)
-            if (estimated_time(config, s, sm_count, split_cost) < estimated_time(best, s, sm_count, split_cost))
+        int best = -1;
+        for (int config : candidates) {
+            if (s.block_scaled && !applies_block_scales(kTileConfigs[config])) continue;
+            if (best < 0 || estimated_time(config, s, sm_count, split_cost) < estimated_time(best, s, sm_count, split_cost))
                 best = config;
+        }
         return best;
     };
     return short_m ? least(kRows64) : least(kRows128);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "kernels/common/block_scale.h"
 #include "kernels/sm90/sm90_params.h"
 #include "plan/autotune.h"
 #include "plan/gemm_args.h"
@@ -27,6 +28,8 @@ bool sm90_supports(const GemmParams &params, asyncgemm_math_t math) {
     return sm90::supports_types(params.type_ab, params.type_cd, math == ASYNCGEMM_MATH_TF32, params.a_k_major != 0,
                                 params.b_k_major != 0);
 }
+
+bool sm90_serves_block_scales(const GemmParams &p) { return p.block_scale_b == nullptr || p.block_cols_b != 1; }
 
 std::string sm90_tma_obstacle(const GemmParams &p) { return tma_obstacle(p, p.beta != 0.f, true); }
 
@@ -57,6 +60,9 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     const int sm_count = handle.device().sm_count;
     const int config = choice.config;
     const sm90::TileConfig &c = sm90::kTileConfigs[config];
+    if (has_block_scales(p) && !sm90::applies_block_scales(c))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA's configuration " + std::to_string(config) +
+                                                 " applies no block scales (its warpgroups' tiles are too wide)");
     const int kernel = sm90::kernel_index(p.type_ab, config, p.a_k_major != 0, p.b_k_major != 0);
     const size_t table_index = family_base(Family::Sm90) + static_cast<size_t>(kernel);
     if (kernel < 0 || !handle.kernel_available(table_index))
@@ -109,6 +115,12 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     params.activation = p.activation;
     params.scale_a = p.scale_a;
     params.scale_b = p.scale_b;
+    params.block_scale_a = p.block_scale_a;
+    params.block_scale_b = p.block_scale_b;
+    params.block_rows_a = p.block_rows_a;
+    params.block_cols_b = p.block_cols_b;
+    if (p.block_scale_a != nullptr) params.scales_per_k_block_a = static_cast<int32_t>(scale_blocks(p.m, p.block_rows_a));
+    if (p.block_scale_b != nullptr) params.scales_per_k_block_b = static_cast<int32_t>(scale_blocks(p.n, p.block_cols_b));
 
     const int64_t tiles = tiles_m * tiles_n * p.batch_count;
     const auto run = [&](const SplitRanges &ranges) {

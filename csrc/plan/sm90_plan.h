@@ -27,6 +27,10 @@ std::string sm90_tma_obstacle(const GemmParams &params);
 // The same for C and D alone (A and B multiplied on copies, or not read).
 std::string sm90_output_obstacle(const GemmParams &params);
 
+// True when the family's 8-bit kernels apply the problem's block scales: A's of either granularity,
+// B's per 128 columns (a warpgroup's columns then share one scale per K block), not per column.
+bool sm90_serves_block_scales(const GemmParams &params);
+
 // The maps of A, B and C or D (which share one shape rule) for configuration `config`.
 TensorMap3d sm90_a_map(const GemmParams &params, int config);
 TensorMap3d sm90_b_map(const GemmParams &params, int config);

@@ -79,7 +79,12 @@ std::string GemmCase::describe() const {
         s << " bias=" << (bias_mode == ASYNCGEMM_BIAS_PER_ROW ? "row" : "col") << (bias_f32 ? ":f32" : "")
           << (broadcast_bias ? ":broadcast" : "");
     if (activation != ASYNCGEMM_ACT_NONE) s << " act=" << int(activation);
-    if (scaled()) s << " scales=(" << scale_a << ',' << scale_b << ')';
+    if (scale_a != 0.0f || scale_b != 0.0f) s << " scales=(" << scale_a << ',' << scale_b << ')';
+    const auto block_name = [](asyncgemm_scale_t mode) {
+        return mode == ASYNCGEMM_SCALE_BLOCK_1x128 ? "1x128" : mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? "128x128" : "-";
+    };
+    if (block_a != ASYNCGEMM_SCALE_NONE || block_b != ASYNCGEMM_SCALE_NONE)
+        s << " block_scales=(" << block_name(block_a) << ',' << block_name(block_b) << ')';
     if (broadcast_a || broadcast_b || broadcast_c)
         s << " broadcast=" << (broadcast_a ? "a" : "") << (broadcast_b ? "b" : "") << (broadcast_c ? "c" : "");
     if (aligned16) s << " aligned16";
@@ -165,7 +170,22 @@ GemmProblem::GemmProblem(const GemmCase &c)
          kGuard + c.offset_d, kGuard, c.type_cd),
       bias_(bias_layout(c), c.broadcast_bias ? 0 : bias_layout(c).cols, c.broadcast_bias ? 1 : c.batch_count, 0, 0,
             c.bias_f32 ? ASYNCGEMM_R_32F : c.type_cd),
-      scales_(2 * sizeof(float)) {}
+      scales_(2 * sizeof(float)),
+      block_a_(c.block_a, c.m, c.k, matrices(c.broadcast_a, c.batch_count)),
+      block_b_(c.block_b, c.n, c.k, matrices(c.broadcast_b, c.batch_count)) {}
+
+GemmProblem::BlockScales::BlockScales(asyncgemm_scale_t mode, int64_t extent_, int64_t k, int64_t matrices)
+    : rows(mode == ASYNCGEMM_SCALE_BLOCK_1x128 ? 1 : mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? 128 : 0),
+      extent(extent_),
+      per_problem(rows == 0 ? 1 : (k + 127) / 128 * ((extent_ + rows - 1) / rows)),
+      host(ASYNCGEMM_R_32F, static_cast<size_t>(rows == 0 ? 1 : matrices * per_problem)),
+      device(host.bytes()) {}
+
+double GemmProblem::BlockScales::at(int64_t matrix, int64_t x, int64_t p) const {
+    if (rows == 0) return 1.0;
+    const int64_t per_k_block = (extent + rows - 1) / rows;
+    return host.value(static_cast<size_t>(matrix * per_problem + p / 128 * per_k_block + x / rows));
+}
 
 void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
     const auto fill_windows = [&](Operand &x, int64_t count) {
@@ -189,6 +209,13 @@ void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
     if (case_.scaled()) {
         const float scales[2] = {case_.scale_a, case_.scale_b};
         scales_.upload(scales, stream);
+    }
+    // Powers of two from 1/8 to 8: exact in every product, and a scale taken from the wrong block
+    // is a factor of two off at least as often as not.
+    for (BlockScales *x : {&block_a_, &block_b_}) {
+        if (x->rows == 0) continue;
+        for (size_t e = 0; e < x->host.count(); ++e) x->host.set(e, std::ldexp(1.0f, static_cast<int>(uniform(rng, -3, 3))));
+        x->device.upload(x->host.data(), stream);
     }
     d_.host = HostArray(case_.type_cd, d_.host.count());
     if (case_.c_source == CSource::SameAsD) fill_windows(d_, case_.batch_count);
@@ -214,8 +241,15 @@ GemmCall GemmProblem::call() const {
             c.type_ab, c.type_cd, batched ? c.batch_count : 1, c.algo,
             c.bias_mode, c.bias_mode != ASYNCGEMM_BIAS_NONE ? bias_.base() : nullptr, bias_.host.dtype(),
             batched ? bias_.stride : 0, c.activation,
-            c.scale_a != 0.0f ? ASYNCGEMM_SCALE_TENSOR : ASYNCGEMM_SCALE_NONE, scales_.get(),
-            c.scale_b != 0.0f ? ASYNCGEMM_SCALE_TENSOR : ASYNCGEMM_SCALE_NONE, scales_.get() + sizeof(float)};
+            c.block_a != ASYNCGEMM_SCALE_NONE ? c.block_a
+            : c.scale_a != 0.0f               ? ASYNCGEMM_SCALE_TENSOR
+                                              : ASYNCGEMM_SCALE_NONE,
+            c.block_a != ASYNCGEMM_SCALE_NONE ? static_cast<const void *>(block_a_.device.get()) : scales_.get(),
+            c.block_b != ASYNCGEMM_SCALE_NONE ? c.block_b
+            : c.scale_b != 0.0f               ? ASYNCGEMM_SCALE_TENSOR
+                                              : ASYNCGEMM_SCALE_NONE,
+            c.block_b != ASYNCGEMM_SCALE_NONE ? static_cast<const void *>(block_b_.device.get())
+                                              : scales_.get() + sizeof(float)};
 }
 
 asyncgemm_matmul_desc_t matmul_desc(const GemmCall &x) {
@@ -291,16 +325,18 @@ std::string GemmProblem::verify_batch(int64_t batch, const HostArray &d, double 
     const Operand &c_operand = c.c_source == CSource::SameAsD ? d_ : c_;
     const bool reads_c = c.beta != 0.0f;
     // alpha and the 8-bit inputs' tensor scales (none: 1).
-    const double product_scale = double(c.alpha) * (c.scale_a != 0.0f ? c.scale_a : 1.0) *
-                                 (c.scale_b != 0.0f ? c.scale_b : 1.0);
+    const double product_scale = double(c.alpha) * (c.block_a == ASYNCGEMM_SCALE_NONE && c.scale_a != 0.0f ? c.scale_a : 1.0) *
+                                 (c.block_b == ASYNCGEMM_SCALE_NONE && c.scale_b != 0.0f ? c.scale_b : 1.0);
 
-    // op(A) as m x k and op(B) as k x n, dense and row-major, so the product below streams rows.
+    // op(A) as m x k and op(B) as k x n, dense and row-major, so the product below streams rows;
+    // each element times its block scale (none: 1).
     std::vector<double> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
     std::vector<double> row(static_cast<size_t>(n)), row_magnitude(static_cast<size_t>(n));
+    const int64_t a_matrix = c.broadcast_a ? 0 : batch, b_matrix = c.broadcast_b ? 0 : batch;
     for (int64_t i = 0; i < m; ++i)
-        for (int64_t p = 0; p < k; ++p) a[i * k + p] = a_at(i, p);
+        for (int64_t p = 0; p < k; ++p) a[i * k + p] = a_at(i, p) * block_a_.at(a_matrix, i, p);
     for (int64_t p = 0; p < k; ++p)
-        for (int64_t j = 0; j < n; ++j) b[p * n + j] = b_at(p, j);
+        for (int64_t j = 0; j < n; ++j) b[p * n + j] = b_at(p, j) * block_b_.at(b_matrix, j, p);
 
     double error2 = 0, reference2 = 0, magnitude2 = 0, worst = -1, worst_got = 0, worst_want = 0;
     int64_t worst_i = 0, worst_j = 0, nonfinite = 0;

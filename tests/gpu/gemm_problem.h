@@ -48,7 +48,12 @@ struct GemmCase {
     // 8-bit inputs' tensor scales (ASYNCGEMM_SCALE_TENSOR, one fp32 each in device memory); 0: none
     // (SCALE_NONE).  Either set: the call goes through asyncgemm_matmul.
     float scale_a = 0.0f, scale_b = 0.0f;
-    bool scaled() const { return scale_a != 0.0f || scale_b != 0.0f; }
+    // 8-bit inputs' block scales (ASYNCGEMM_SCALE_BLOCK_1x128 or BLOCK_128x128; NONE: none), random
+    // powers of two, in place of the operand's tensor scale.
+    asyncgemm_scale_t block_a = ASYNCGEMM_SCALE_NONE, block_b = ASYNCGEMM_SCALE_NONE;
+    bool scaled() const {
+        return scale_a != 0.0f || scale_b != 0.0f || block_a != ASYNCGEMM_SCALE_NONE || block_b != ASYNCGEMM_SCALE_NONE;
+    }
     int64_t lda_pad = 0, ldb_pad = 0, ldc_pad = 0, ldd_pad = 0;  // leading dimension beyond the minimum
     bool offset_a = false, offset_b = false, offset_c = false, offset_d = false;  // one element in
     bool broadcast_a = false, broadcast_b = false, broadcast_c = false;         // batch stride 0
@@ -153,6 +158,18 @@ private:
     Operand d_;  // its host array is D as fill() left it: poison, and C's values when in place
     Operand bias_;  // one row of m (PER_ROW) or n (PER_COL) values a batch; one element without a bias
     DeviceBuffer scales_;  // the tensor scales of A and B, when the case has them
+    // An operand's block scales (asyncgemm_scale_t's layout), one array a problem (one for all where
+    // the operand is broadcast); one element without.
+    struct BlockScales {
+        int32_t rows = 0;         // rows (of B, columns) one scale covers; 0: none
+        int64_t extent = 0;       // m of A, n of B
+        int64_t per_problem = 1;  // scales of one problem
+        HostArray host;
+        DeviceBuffer device;
+        BlockScales(asyncgemm_scale_t mode, int64_t extent, int64_t k, int64_t matrices);
+        double at(int64_t matrix, int64_t x, int64_t p) const;  // the scale of element (x, p)
+    };
+    BlockScales block_a_, block_b_;
 };
 
 // Runs one case on `stream` with fresh inputs: "" when the library did what it must (a correct D; or,

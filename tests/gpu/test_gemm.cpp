@@ -499,6 +499,40 @@ TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm
                 }
 }
 
+TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either operand, every algorithm, any majors") {
+    asyncgemm_handle_t handle = test_env().handle;
+    Rng rng = rng_for("gemm fp8 block scales");
+    // SIMT applies any block scales as it loads the inputs; SM90_TMA_WGMMA (and AUTO on Hopper) to
+    // K-major 16-byte rows where the canonical B's are per 128 columns; the other algorithms refuse,
+    // leaving D untouched, and AUTO never does.  The first cases take the Hopper kernels' form.
+    constexpr asyncgemm_scale_t kBlockModes[] = {ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128};
+    for (asyncgemm_algo_t algo : available_gemm_algos(handle))
+        for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
+            for (asyncgemm_dtype_t type_cd : kDtypes)
+                for (int i = 0; i < 6; ++i) {
+                    GemmCase c = random_gemm_case(rng, 300);
+                    c.algo = algo;
+                    c.type_ab = type_ab;
+                    c.type_cd = type_cd;
+                    c.order = pick(rng, kOrders);
+                    c.op_a = pick(rng, kOps);
+                    c.op_b = pick(rng, kOps);
+                    c.block_a = pick(rng, kBlockModes);
+                    c.block_b = pick(rng, kBlockModes);
+                    if (i < 3) {  // y = x·Wᵀ with x per row and W per 128 x 128 block, K-major, 16-byte rows
+                        c.order = ASYNCGEMM_ORDER_ROW, c.op_a = ASYNCGEMM_OP_N, c.op_b = ASYNCGEMM_OP_T;
+                        c.aligned16 = true;
+                        c.offset_a = c.offset_b = c.offset_c = c.offset_d = false;
+                        c.block_a = ASYNCGEMM_SCALE_BLOCK_1x128, c.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
+                    }
+                    if (i == 0) c.m = 1000, c.n = 520, c.k = 1040;  // more K blocks than the ring's stages
+                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);      // one partial K block
+                    if (i == 3) c.block_a = ASYNCGEMM_SCALE_NONE, c.scale_a = 0.5f;  // a tensor scale beside
+                    CAPTURE(c.describe());
+                    check_gemm(c, rng, nullptr);
+                }
+}
+
 TEST_CASE("Blackwell matmul-accumulate: fp32 C enters the accumulator by tcgen05.cp, scaled by beta / alpha") {
     asyncgemm_handle_t handle = nullptr;
     REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);

@@ -304,11 +304,16 @@ TEST_CASE("asyncgemm_matmul refuses a bad descriptor by name and leaves D untouc
              d.bias_mode = ASYNCGEMM_BIAS_PER_ROW, d.bias = buffers.c.get(), d.type_bias = ASYNCGEMM_R_16BF;
          },
          unsupported, "desc->type_bias"},
-        {"e4m3 inputs with a block scale",
+        {"e4m3 inputs with MX scales",
+         [](asyncgemm_matmul_desc_t &d) {
+             d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_MX_32;
+         },
+         unsupported, "desc->scale_mode_a"},
+        {"e4m3 inputs with NULL block scales",
          [](asyncgemm_matmul_desc_t &d) {
              d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_BLOCK_1x128;
          },
-         unsupported, "desc->scale_mode_a"},
+         invalid, "desc->scale_a"},
         {"e4m3 inputs with a NULL tensor scale",
          [](asyncgemm_matmul_desc_t &d) {
              d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_b = ASYNCGEMM_SCALE_TENSOR;

@@ -145,6 +145,33 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     batch.batched_api = true;
     batch.broadcast_b = true;
     cases.push_back(batch);
+    // Block scales, where the kernel applies them: SIMT's 8-bit kernels any, the Hopper ones B's per
+    // 128 columns (applies_block_scales configurations): per row of A and per 128 columns of B with C
+    // and a fused epilogue, per 128 rows of both over batches with their own scales (B broadcast: one
+    // set), and per column of B on SIMT.
+    const bool eight_bit = k.type_ab == ASYNCGEMM_R_8F_E4M3 || k.type_ab == ASYNCGEMM_R_8F_E5M2;
+    const bool simt = k.algo == ASYNCGEMM_ALGO_SIMT;
+    if (eight_bit && (simt || (k.algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA &&
+                               ag::sm90::applies_block_scales(ag::sm90::kTileConfigs[k.config])))) {
+        GemmCase scaled = base;
+        scaled.type_cd = ASYNCGEMM_R_16BF;
+        scaled.m = uniform(rng, 1, 300), scaled.n = uniform(rng, 1, 300), scaled.k = uniform(rng, 129, 700);
+        scaled.c_source = CSource::Buffer;
+        scaled.beta = 0.5f;
+        scaled.block_a = ASYNCGEMM_SCALE_BLOCK_1x128, scaled.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
+        cases.push_back(scaled);
+        scaled.bias_mode = ASYNCGEMM_BIAS_PER_COL, scaled.activation = ASYNCGEMM_ACT_SILU;
+        scaled.type_cd = ASYNCGEMM_R_32F;
+        cases.push_back(scaled);
+        GemmCase scaled_batch = batch;
+        scaled_batch.m = 200, scaled_batch.n = 260, scaled_batch.k = 300;
+        scaled_batch.block_a = ASYNCGEMM_SCALE_BLOCK_128x128, scaled_batch.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
+        cases.push_back(scaled_batch);
+        if (simt) {
+            scaled.block_b = ASYNCGEMM_SCALE_BLOCK_1x128, scaled.scale_a = 0.5f, scaled.block_a = ASYNCGEMM_SCALE_NONE;
+            cases.push_back(scaled);
+        }
+    }
     return cases;
 }
 
@@ -459,6 +486,36 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else wi
             CHECK(eight_bit == 0);
             CHECK(launched.size() == 3);
         }
+    }
+}
+
+TEST_CASE("8-bit inputs with block scales: AUTO runs the Hopper 8-bit kernel where it applies them, else SIMT") {
+    Rng rng = rng_for("fp8 block scales");
+    Stream stream;
+    const bool hopper = handle().family_available(ag::Family::Sm90);
+    GemmCase deepseek;  // y = x·Wᵀ: x per row and 128 of K, W per 128 x 128 block, K-major
+    deepseek.type_ab = ASYNCGEMM_R_8F_E4M3;
+    deepseek.type_cd = ASYNCGEMM_R_16BF;
+    deepseek.m = 300, deepseek.n = 400, deepseek.k = 1000;
+    deepseek.op_b = ASYNCGEMM_OP_T;
+    deepseek.aligned16 = true;
+    deepseek.block_a = ASYNCGEMM_SCALE_BLOCK_1x128, deepseek.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
+    GemmCase column_major = deepseek;  // Y = Wᵀ·X in column-major order: W is op(A), per 128 x 128 block
+    column_major.order = ASYNCGEMM_ORDER_COL, column_major.op_a = ASYNCGEMM_OP_T, column_major.op_b = ASYNCGEMM_OP_N;
+    column_major.block_a = ASYNCGEMM_SCALE_BLOCK_128x128, column_major.block_b = ASYNCGEMM_SCALE_BLOCK_1x128;
+    GemmCase fine_b = deepseek;  // B per column: the Hopper kernels apply no such scales
+    fine_b.block_b = ASYNCGEMM_SCALE_BLOCK_1x128;
+    GemmCase mn_major = deepseek;  // B MN-major: no 8-bit kernel reads it, and no f16 copy holds a scaled input
+    mn_major.op_b = ASYNCGEMM_OP_N;
+    GemmCase short_m = deepseek;  // 64-row tiles
+    short_m.m = 40, short_m.type_ab = ASYNCGEMM_R_8F_E5M2, short_m.type_cd = ASYNCGEMM_R_32F;
+    const std::pair<GemmCase, bool> cases[] = {
+        {deepseek, true}, {column_major, true}, {fine_b, false}, {mn_major, false}, {short_m, true}};
+    for (const auto &[c, hopper_kernel] : cases) {
+        CAPTURE(c.describe());
+        const std::vector<std::string> launched = run_auto(c, rng, stream.get());
+        REQUIRE(launched.size() == 1);
+        CHECK(launched[0].rfind(hopper && hopper_kernel ? "asyncgemm_sm90_gemm_e" : "asyncgemm_simt_gemm_e", 0) == 0);
     }
 }
 

@@ -78,3 +78,22 @@ TEST_CASE("8-bit route: rows TMA cannot describe, fused epilogues and named fami
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_PIPELINED, p), ASYNCGEMM_ALGO_PIPELINED, true);
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_ASYNC_COPY, p), ASYNCGEMM_ALGO_ASYNC_COPY, true);
 }
+
+TEST_CASE("8-bit route: block scales run on Hopper's 8-bit kernels where B's are per 128 columns, else SIMT") {
+    static const float kScales[1] = {};
+    GemmParams p = problem(true, true);
+    p.block_scale_a = kScales, p.block_rows_a = 1;
+    p.block_scale_b = kScales, p.block_cols_b = 128;
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+    // Blackwell's 8-bit kernels apply none; f16 copies cannot hold scaled inputs.
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    p.block_cols_b = 1;  // per column of B
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    p.block_cols_b = 128, p.b_k_major = 0;  // MN-major B
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    p.b_k_major = 1, p.ldb = 520;  // rows TMA cannot describe
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SIMT, p), ASYNCGEMM_ALGO_SIMT, false);
+}

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "kernels/common/block_scale.h"
 #include "plan/gemm_args.h"
 #include "plan/matmul_desc.h"
 
@@ -140,10 +141,14 @@ TEST_CASE("matmul_desc: a bias and an activation pass; 8-bit inputs with tensor 
     d.type_b = ASYNCGEMM_R_8F_E5M2;
     check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_b (e5m2) must equal desc->type_a (e4m3)");
     d.type_b = ASYNCGEMM_R_8F_E4M3;
-    for (asyncgemm_scale_t mode : {ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128, ASYNCGEMM_SCALE_MX_32}) {
-        d.scale_mode_b = mode;
-        check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->scale_mode_b: ");
-    }
+    d.scale_mode_b = ASYNCGEMM_SCALE_MX_32;
+    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->scale_mode_b: MX_32 scales are not served");
+    d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_128x128, d.scale_b = nullptr;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->scale_b: NULL with scale_mode_b BLOCK_128x128");
+    d.scale_b = at(0x600006);
+    check_refused(d, ASYNCGEMM_STATUS_MISALIGNED, "desc->scale_b is not aligned to its 4-byte fp32 elements");
+    d.scale_b = at(0x600004), d.scale_mode_a = ASYNCGEMM_SCALE_BLOCK_1x128;
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
     // Empty problems succeed whatever they ask of the epilogue, as they do of the matrices.
     d = valid_desc(), d.m = 0, d.activation = ASYNCGEMM_ACT_SILU;
     CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
@@ -166,4 +171,48 @@ TEST_CASE("matmul_desc: tensor scales reach the canonical problem, swapped with 
     p = canonicalize(matmul_args(&d));
     CHECK(p.scale_a == nullptr);
     CHECK(p.scale_b == at(0x600000));
+}
+
+TEST_CASE("matmul_desc: block scales reach the canonical problem with their granularity, not as tensor scales") {
+    asyncgemm_matmul_desc_t d = valid_desc();
+    d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3;
+    d.scale_mode_a = ASYNCGEMM_SCALE_BLOCK_1x128, d.scale_a = at(0x600000);
+    d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_128x128, d.scale_b = at(0x700000);
+    GemmParams p = canonicalize(matmul_args(&d));
+    CHECK(p.scale_a == nullptr);
+    CHECK(p.scale_b == nullptr);
+    CHECK(p.block_scale_a == at(0x600000));
+    CHECK(p.block_rows_a == 1);
+    CHECK(p.block_scale_b == at(0x700000));
+    CHECK(p.block_cols_b == 128);
+    d.order = ASYNCGEMM_ORDER_COL;  // canonical A is the caller's B, with its scales
+    p = canonicalize(matmul_args(&d));
+    CHECK(p.block_scale_a == at(0x700000));
+    CHECK(p.block_rows_a == 128);
+    CHECK(p.block_scale_b == at(0x600000));
+    CHECK(p.block_cols_b == 1);
+    d.scale_mode_b = ASYNCGEMM_SCALE_TENSOR;  // one operand's block scales beside the other's tensor scale
+    p = canonicalize(matmul_args(&d));
+    CHECK(p.scale_a == at(0x700000));
+    CHECK(p.block_scale_a == nullptr);
+    CHECK(p.block_scale_b == at(0x600000));
+    d.alpha = 0.f;  // no product: no scale is read
+    p = canonicalize(matmul_args(&d));
+    CHECK(p.block_scale_b == nullptr);
+}
+
+TEST_CASE("block scales: offsets K block by K block, rows or 128-row blocks within one") {
+    // 1x128 over 300 rows and k = 300 (three K blocks, the last partial).
+    CHECK(block_scale_count(300, 300, 1) == 900);
+    CHECK(block_scale_offset(0, 0, 300, 1) == 0);
+    CHECK(block_scale_offset(299, 0, 300, 1) == 299);
+    CHECK(block_scale_offset(5, 2, 300, 1) == 605);
+    // 128x128 over 300 rows: three row blocks per K block.
+    CHECK(scale_blocks(300, 128) == 3);
+    CHECK(block_scale_count(300, 300, 128) == 9);
+    CHECK(block_scale_offset(127, 0, 300, 128) == 0);
+    CHECK(block_scale_offset(128, 0, 300, 128) == 1);
+    CHECK(block_scale_offset(299, 2, 300, 128) == 8);
+    CHECK(block_scale_count(256, 128, 128) == 2);
+    CHECK(block_scale_count(1, 1, 128) == 1);
 }

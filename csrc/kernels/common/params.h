@@ -71,6 +71,13 @@ struct GemmParams {
     // read by the kernel and folded into alpha; null: 1.
     const float *scale_a;
     const float *scale_b;
+    // Block scales of 8-bit A and B (ASYNCGEMM_SCALE_BLOCK_*, kernels/common/block_scale.h): fp32
+    // per block_rows_a rows of A and per block_cols_b columns of B (1 or 128), each over 128 of K,
+    // applied to the products of each K block; null: none (the operand's scale, if any, is a tensor
+    // scale).  Set only where there is a product (k > 0, alpha != 0).
+    const float *block_scale_a;
+    const float *block_scale_b;
+    int32_t block_rows_a, block_cols_b;
 };
 
 // dst[rows][cols] = alpha * op(src), row-major.  op N: src[i][j] at src[i * ld_src + j];

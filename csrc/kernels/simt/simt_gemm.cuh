@@ -1,6 +1,7 @@
 // SIMT GEMM (ASYNCGEMM_ALGO_SIMT): D = alpha * A·B + beta * C with exact fp32 FMA, any majors, any
-// sizes and alignments, batched; alpha times the tensor scales of 8-bit inputs widened to f16
-// (plan/widened_inputs.h).
+// sizes and alignments, batched; 8-bit inputs are widened to fp32 as they are loaded, times their
+// block scales where they have them, and alpha times their tensor scales (or those of the f16 copies
+// widened from them: plan/widened_inputs.h).
 //
 // A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 32 through
 // two shared stages: while one slice is multiplied the next is in flight, copied global -> shared by
@@ -19,6 +20,7 @@
 
 #include <type_traits>
 
+#include "kernels/common/block_scale.h"
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/element_type.cuh"
 #include "kernels/common/input_scale.cuh"
@@ -26,6 +28,7 @@
 #include "kernels/common/params.h"
 #include "kernels/common/raster.h"
 #include "kernels/common/split_k.cuh"
+#include "kernels/simt/block_scale_column.cuh"
 #include "kernels/simt/epilogue.cuh"
 #include "kernels/simt/simt_traits.h"
 #include "kernels/simt/thread_tile.cuh"
@@ -76,6 +79,7 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
     const float alpha = has_product ? scaled_alpha(p.alpha, p.scale_a, p.scale_b) : 0.f;
     // k of the range's slice s inside the matrix: all of it but in the last slice of K.
     const auto k_left = [&](int s) { return first_slice + s + 1 < all_slices ? kTile.tile_k : last_slice_k; };
+    static_assert(kScaleBlockK % kTile.tile_k == 0, "a slice lies in one K block of the block scales");
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
         const int thread = thread_index();
@@ -86,15 +90,25 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             static_cast<const T *>(p.b) + batch * p.stride_b + (BKMajor ? k0 : k0 * p.ldb), p.ldb, p.n, n0, p.vec_b,
             thread);
         ThreadTile<kConfig> tile(thread);
+        // The range's slice s into a stage: 8-bit inputs times their block scales, where they have them.
+        const auto load_slice = [&](int stage, int s) {
+            const int64_t kb = (k0 + static_cast<int64_t>(s) * kTile.tile_k) / kScaleBlockK;
+            if constexpr (kIsFp8<T>) {
+                load_a.load(a_tile(stage), k_left(s),
+                            BlockScaleColumn(p.block_scale_a, p.block_rows_a, p.m, p.k, m0, batch, p.stride_a != 0, kb));
+                load_b.load(b_tile(stage), k_left(s),
+                            BlockScaleColumn(p.block_scale_b, p.block_cols_b, p.n, p.k, n0, batch, p.stride_b != 0, kb));
+            } else {
+                load_a.load(a_tile(stage), k_left(s), Unscaled{});
+                load_b.load(b_tile(stage), k_left(s), Unscaled{});
+            }
+        };
 
         // Prologue: slices 0 .. stages - 1 fill every stage, one cp.async group each (empty past the
         // end, so every wait below counts the same number of groups); then slice 0's first step.
 #pragma unroll
         for (int s = 0; s < kTile.stages; ++s) {
-            if (s < slices) {
-                load_a.load(a_tile(s), k_left(s));
-                load_b.load(b_tile(s), k_left(s));
-            }
+            if (s < slices) load_slice(s, s);
             cp_async_commit();
         }
         cp_async_wait<kTile.stages - 1>();
@@ -119,10 +133,7 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
                 cp_async_wait<kTile.stages - 2>();
                 __syncthreads();
                 const auto refill_stage = [&] {
-                    if (s + kTile.stages < slices) {
-                        load_a.load(a_tile(refill), k_left(s + kTile.stages));
-                        load_b.load(b_tile(refill), k_left(s + kTile.stages));
-                    }
+                    if (s + kTile.stages < slices) load_slice(refill, s + kTile.stages);
                     cp_async_commit();
                 };
                 if constexpr (kAsyncCopies) {

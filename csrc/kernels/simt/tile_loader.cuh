@@ -1,8 +1,9 @@
 // Global -> shared copies of one operand's k-slices, into the layout of simt_traits.h: fp32
 // [tile_k][tile_x + pad], x = m for A and n for B.
 //
-// load(tile, k_left) moves the next k-slice into `tile` (slices go in order from k = 0; k_left =
-// K minus the slice's first k, at most tile_k).  fp32 travels by cp.async: the copy completes at
+// load(tile, k_left, scale) moves the next k-slice into `tile` (slices go in order from k = 0; k_left =
+// K minus the slice's first k, at most tile_k), each 8-bit element times scale(x) for its x within
+// the tile (its block scale: block_scale_column.cuh; Unscaled for the other types).  fp32 travels by cp.async: the copy completes at
 // the caller's cp.async wait and barrier, while the FFMAs of earlier slices run.  cp.async can
 // neither convert nor move 1- or 2-byte scalars, so 16-bit and 8-bit inputs are loaded, converted
 // and stored by the thread itself, at once: holding them in registers across a slice of FFMAs would push the
@@ -50,18 +51,22 @@ public:
     __device__ TileLoader(const T *matrix, int64_t ld, int64_t extent_x, int64_t x0, int vec, int thread) {
         constexpr TileConfig c = kC;
         first_k_ = mn_run_k(c, TileX, thread, 0);
-        const int run_x = mn_run_x(TileX, thread);
-        src_ = matrix + first_k_ * ld + x0 + run_x;
+        run_x_ = mn_run_x(TileX, thread);
+        src_ = matrix + first_k_ * ld + x0 + run_x_;
         ld_ = ld;
-        shared_offset_ = first_k_ * kStride + run_x;
-        const int64_t left = extent_x - (x0 + run_x);
+        shared_offset_ = first_k_ * kStride + run_x_;
+        const int64_t left = extent_x - (x0 + run_x_);
         valid_x_ = left <= 0 ? 0 : (left >= kRunLength ? kRunLength : static_cast<int>(left));
         // A run that straddles the x extent goes element by element.
         piece_ = valid_x_ == kRunLength && (vec == 4 || vec == 2) ? vec : 1;
     }
 
-    __device__ __forceinline__ void load(float *tile, int k_left) {
+    template <typename Scale>
+    __device__ __forceinline__ void load(float *tile, int k_left, const Scale &scale) {
         const uint32_t first_dst = smem_addr(tile + shared_offset_);
+        float scales[kRunLength];
+#pragma unroll
+        for (int e = 0; e < kRunLength; ++e) scales[e] = scale(run_x_ + e);
 #pragma unroll
         for (int r = 0; r < kRuns; ++r) {
             const bool zero = first_k_ + r * kRunStepK >= k_left;
@@ -82,7 +87,8 @@ public:
             } else {
                 const Vector<T, kRunLength> run = zero ? Vector<T, kRunLength>{} : load_run(src);
                 *reinterpret_cast<float4 *>(tile + shared_offset_ + r * kRunStepK * kStride) =
-                    make_float4(to_float(run.v[0]), to_float(run.v[1]), to_float(run.v[2]), to_float(run.v[3]));
+                    make_float4(to_float(run.v[0]) * scales[0], to_float(run.v[1]) * scales[1],
+                                to_float(run.v[2]) * scales[2], to_float(run.v[3]) * scales[3]);
             }
         }
         src_ += kTileK * ld_;
@@ -111,6 +117,7 @@ private:
     const T *src_;       // the first run of the next slice
     int64_t ld_;
     int first_k_;        // k of the first run within a slice
+    int run_x_;          // x of the runs within the tile
     int shared_offset_;  // floats from a tile's start to the first run
     int valid_x_;        // elements of each run inside the matrix, 0..4
     int piece_;          // elements per copy: 4, 2 or 1
@@ -134,20 +141,22 @@ public:
     __device__ TileLoader(const T *matrix, int64_t ld, int64_t extent_x, int64_t x0, int /*vec*/, int thread) {
         constexpr TileConfig c = kC;
         k_ = k_elem_k(thread, 0);
-        const int first_x = k_elem_x(c, thread, 0);
-        src_ = matrix + (x0 + first_x) * ld + k_;
+        first_x_ = k_elem_x(c, thread, 0);
+        src_ = matrix + (x0 + first_x_) * ld + k_;
         row_step_ = kRowStep * ld;
-        shared_offset_ = k_ * kStride + first_x;
-        const int64_t left = extent_x - (x0 + first_x);
+        shared_offset_ = k_ * kStride + first_x_;
+        const int64_t left = extent_x - (x0 + first_x_);
         x_left_ = left <= 0 ? 0 : (left >= TileX ? TileX : static_cast<int>(left));
     }
 
-    __device__ __forceinline__ void load(float *tile, int k_left) {
+    template <typename Scale>
+    __device__ __forceinline__ void load(float *tile, int k_left, const Scale &scale) {
         const uint32_t first_dst = smem_addr(tile + shared_offset_);
         const T *src = src_;
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
             const bool row_outside = r * kRowStep >= x_left_;
+            const float row_scale = scale(first_x_ + r * kRowStep);
 #pragma unroll
             for (int g = 0; g < kGroups; ++g) {
                 const bool ignore = row_outside || k_ + g * kCopyLanesK >= k_left;
@@ -156,7 +165,7 @@ public:
                     cp_async_or_zero<sizeof(float)>(dst, src + g * kCopyLanesK, ignore);
                 } else {
                     tile[shared_offset_ + g * kCopyLanesK * kStride + r * kRowStep] =
-                        ignore ? 0.f : to_float(src[g * kCopyLanesK]);
+                        ignore ? 0.f : to_float(src[g * kCopyLanesK]) * row_scale;
                 }
             }
             src += row_step_;
@@ -168,6 +177,7 @@ private:
     const T *src_;         // the first row's element in the next slice
     int64_t row_step_;     // elements between a thread's rows
     int k_;                // this thread's first k within a slice
+    int first_x_;          // x of the first row within the tile
     int shared_offset_;    // floats from a tile's start to the first row's element
     int x_left_;           // rows of the tile inside the matrix, from this thread's first row
 };

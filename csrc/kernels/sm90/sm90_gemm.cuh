@@ -1,7 +1,8 @@
 // Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = act(alpha * sa * sb * A·B + beta * C + bias) with
 // f16 or bf16 A and B in any majors, f32 A and B multiplied as tf32 (K-major), or e4m3/e5m2 A and B
-// (K-major) with their tensor scales sa and sb; fp32 accumulation, f32/f16/bf16 C and D, batched, the
-// bias and activation where the call fuses them; sm_90a only.
+// (K-major) with their tensor scales sa and sb or block scales (applied per K block:
+// block_scaled_mainloop.cuh); fp32 accumulation, f32/f16/bf16 C and D, batched, the bias and
+// activation where the call fuses them; sm_90a only.
 //
 // Persistent and warp-specialized: one block per SM walks output tiles in grouped order
 // (kernels/common/persistent_scheduler.cuh).  Warpgroup 0 gives most of its registers away
@@ -38,6 +39,7 @@
 #include "kernels/common/split_k.cuh"
 #include "kernels/common/tma_load.cuh"
 #include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/block_scaled_mainloop.cuh"
 #include "kernels/sm90/epilogue.cuh"
 #include "kernels/sm90/mainloop.cuh"
 #include "kernels/sm90/producer.cuh"
@@ -76,7 +78,8 @@ struct WarpgroupGroup {
     }
 };
 
-template <typename T, int Config, Store kStore>
+// kBlockScaled: 8-bit inputs with block scales, multiplied by block_scaled_mainloop.cuh.
+template <typename T, int Config, Store kStore, bool kBlockScaled>
 __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage<Config> &smem, int consumer,
                                         OperandMajors majors) {
     constexpr TileConfig kC = kTileConfigs[Config];
@@ -99,9 +102,18 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
         // keep both sets of 128 registers alive.
         float acc[kN / 2];
-        multiply_tile<T, Config>(acc, smem, work.blocks, wg, majors, thread == 0, slot, [&](int) {
-            if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
-        });
+        if constexpr (kBlockScaled) {
+            // wgmma's m64 layout: the thread's rows are 16 per warp plus lane / 4, and those 8 below.
+            const BlockScaleReader scales(p, tile.batch,
+                                          tile.m * kC.tile_m + 64 * wg.wg_m + 16 * (thread / 32) + thread % 32 / 4,
+                                          tile.n * kC.tile_n + kN * wg.wg_n);
+            multiply_tile_block_scaled<T, Config>(acc, smem, work.first_block, work.blocks, wg, thread == 0, slot, p,
+                                                  scales);
+        } else {
+            multiply_tile<T, Config>(acc, smem, work.blocks, wg, majors, thread == 0, slot, [&](int) {
+                if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
+            });
+        }
         // What a tile of fewer K blocks than the last one's held chunks left.
         if constexpr (kDeferred) held.store_rest(p, smem, consumer, thread, state);
         // Split-K (never with batches): the last range of the tile to finish stores the sum.
@@ -141,15 +153,15 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
 }
 
 // The launch's way of storing (Store), chosen once: C or not, a fused epilogue or not, and D's type.
-template <typename T, int Config>
+template <typename T, int Config, bool kBlockScaled>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer, OperandMajors majors) {
     if (p.bias != nullptr || p.activation != 0) {
-        consume<T, Config, Store::Fused>(p, smem, consumer, majors);
+        consume<T, Config, Store::Fused, kBlockScaled>(p, smem, consumer, majors);
         return;
     }
     if (p.beta != 0.f) {
-        consume<T, Config, Store::NowAddC>(p, smem, consumer, majors);
+        consume<T, Config, Store::NowAddC, kBlockScaled>(p, smem, consumer, majors);
         return;
     }
     // Chunks are held over whole rounds of the buffers only (HeldChunks): 64 x 256 tiles of 16-bit D
@@ -157,11 +169,25 @@ __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const S
     if constexpr (sizeof(T) == 2 && kTileChunks<T, Config> > kEpilogueBuffers &&
                   kTileChunks<T, Config> % kEpilogueBuffers == 0) {
         if (p.type_cd == kDTypeOf<T>) {
-            consume<T, Config, Store::Deferred>(p, smem, consumer, majors);
+            consume<T, Config, Store::Deferred, kBlockScaled>(p, smem, consumer, majors);
             return;
         }
     }
-    consume<T, Config, Store::Now>(p, smem, consumer, majors);
+    consume<T, Config, Store::Now, kBlockScaled>(p, smem, consumer, majors);
+}
+
+// The consumers' loop, with block scales where the launch has them (8-bit inputs, configurations
+// that apply them: the planner gives no other such a launch).
+template <typename T, int Config>
+__device__ __forceinline__ void consume_with_scales(const Sm90Params &p, const SharedStorage<Config> &smem,
+                                                    int consumer, OperandMajors majors) {
+    if constexpr (kIsFp8<T> && applies_block_scales(kTileConfigs[Config])) {
+        if (p.block_scale_a != nullptr || p.block_scale_b != nullptr) {
+            consume_as_launched<T, Config, true>(p, smem, consumer, majors);
+            return;
+        }
+    }
+    consume_as_launched<T, Config, false>(p, smem, consumer, majors);
 }
 
 // kMajors: the majors the kernel reads, Majors::Any for those of the launch.
@@ -206,7 +232,7 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
         if (threadIdx.x == 0) produce<T, Config>(p, smem, majors);
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
-        consume_as_launched<T, Config>(p, smem, warpgroup - 1, majors);
+        consume_with_scales<T, Config>(p, smem, warpgroup - 1, majors);
     }
 #endif
 }

@@ -54,6 +54,12 @@ struct Sm90Params {
     // The 8-bit inputs' tensor scales (GemmParams's), folded into alpha by the consumers; null: 1.
     const float *scale_a;
     const float *scale_b;
+    // Their block scales (GemmParams's), applied to each K block's products as the consumers add them
+    // into the accumulators (block_scaled_mainloop.cuh); null: none.
+    const float *block_scale_a;
+    const float *block_scale_b;
+    int32_t block_rows_a, block_cols_b;
+    int32_t scales_per_k_block_a, scales_per_k_block_b;  // scale_blocks(m, block_rows_a), (n, block_cols_b)
 };
 
 }  // namespace asyncgemm

@@ -88,6 +88,13 @@ ASYNCGEMM_HOST_DEVICE constexpr int consumers(const TileConfig &c) { return c.co
 
 ASYNCGEMM_HOST_DEVICE constexpr int warpgroup_n(const TileConfig &c) { return c.tile_n / c.consumers_n; }
 
+// Whether a configuration's 8-bit kernels apply block scales (kernels/sm90/block_scaled_mainloop.cuh):
+// a warpgroup then holds each K block's products beside its accumulators (twice the registers: 64
+// columns of 256 do not fit) and its columns lie in one 128-column block of B's scales.
+ASYNCGEMM_HOST_DEVICE constexpr bool applies_block_scales(const TileConfig &c) {
+    return warpgroup_n(c) <= 128 && 128 % warpgroup_n(c) == 0;
+}
+
 // ---- shared memory ---------------------------------------------------------------------------
 
 // Every buffer starts on a 1024-byte boundary (the 128-byte swizzle's atom).

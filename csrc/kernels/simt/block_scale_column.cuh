@@ -1,0 +1,43 @@
+// The scales an operand's k-slice is loaded with (tile_loader.cuh): a slice lies in one K block of
+// the block scales (kernels/common/block_scale.h), so its scales are one column of the operand's,
+// indexed by an element's x within the tile.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/block_scale.h"
+
+namespace asyncgemm::simt {
+
+// Inputs without block scales (every type but the 8-bit floats): scale 1, which folds away.
+struct Unscaled {
+    __device__ __forceinline__ float operator()(int) const { return 1.f; }
+};
+
+// The block scales of K block `kb` of one operand (rows of A or columns of B, from x0 of the tile on,
+// a multiple of 128) in one batch; 1 where the operand has none.  Rows past the extent read the last
+// row's scale: they are loaded as zeros, and their sums are never stored.  Small, as the loads run
+// beside the accumulators: a pointer, the last row and a shift.
+class BlockScaleColumn {
+public:
+    // scales: the operand's block scales (null: none); rows: the rows one covers (1 or 128); batched:
+    // the operand's batch stride is non-zero, so each batch has scales of its own.
+    __device__ __forceinline__ BlockScaleColumn(const float *scales, int32_t rows, int64_t extent, int64_t k,
+                                                int64_t x0, int64_t batch, bool batched, int64_t kb)
+        : last_(static_cast<int32_t>(min(extent - 1 - x0, static_cast<int64_t>(INT32_MAX)))), shift_(__ffs(rows) - 1) {
+        if (scales != nullptr)
+            column_ = scales + (batched ? batch * block_scale_count(extent, k, rows) : 0) +
+                      kb * scale_blocks(extent, rows) + (x0 >> shift_);
+    }
+
+    __device__ __forceinline__ float operator()(int x) const {
+        return column_ != nullptr ? __ldg(column_ + (min(x, last_) >> shift_)) : 1.f;
+    }
+
+private:
+    const float *column_ = nullptr;
+    int32_t last_;   // the extent's last x, from x0
+    int32_t shift_;  // log2 of the rows one scale covers (1 or 128)
+};
+
+}  // namespace asyncgemm::simt

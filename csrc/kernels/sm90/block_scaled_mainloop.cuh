@@ -1,0 +1,106 @@
+// A consumer warpgroup's K loop for 8-bit inputs with block scales (ASYNCGEMM_SCALE_BLOCK_*): the
+// products of each K block (128 elements of K, the depth one block scale covers) are multiplied into
+// a register tile of their own, then added into the fp32 accumulators times their rows' and columns'
+// scales.  This promotion, as DeepGEMM names it, also bounds how long the tensor core's own running
+// sum (narrower than fp32 for 8-bit inputs) grows: one K block.
+//
+// A block's wgmma must finish before its products are read, so the warpgroup keeps no group in flight
+// across blocks; the other consumer warpgroup's MMAs keep the tensor cores busy while this one adds.
+// The next block's scales are loaded from global memory (they stay in L2) while this block's MMAs run.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/common/block_scale.h"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/mainloop.cuh"
+#include "kernels/sm90/shared_storage.cuh"
+#include "kernels/sm90/sm90_params.h"
+
+namespace asyncgemm::sm90 {
+
+static_assert(kRowBytes == kScaleBlockK, "an 8-bit K block is one block scale's depth");
+
+// The scales one thread applies to a K block's products: those of its rows r (lo) and r + 8 (hi),
+// each times its columns' one (a warpgroup's columns share one: applies_block_scales).
+struct KBlockScales {
+    float lo, hi;
+};
+
+// A thread's block scales, K block by K block (kernels/common/block_scale.h): A's of its two rows,
+// B's of its warpgroup's columns; 1 for an operand without block scales.  It holds three pointers;
+// the rest it reads from the parameters where they lie, as the accumulators leave few registers.
+class BlockScaleReader {
+public:
+    // row: the thread's first row in D (its second is row + 8); col: the warpgroup's first column.
+    // Rows and columns past the matrix read the last one's scales: their sums are never stored.
+    __device__ __forceinline__ BlockScaleReader(const Sm90Params &p, int64_t batch, int32_t row, int32_t col) {
+        if (p.block_scale_a != nullptr) {
+            const float *a = p.block_scale_a + (p.a_batched ? batch * p.k_blocks * p.scales_per_k_block_a : 0);
+            a_lo_ = a + min(row, p.m - 1) / p.block_rows_a;
+            a_hi_ = a + min(row + 8, p.m - 1) / p.block_rows_a;
+        }
+        if (p.block_scale_b != nullptr)
+            b_ = p.block_scale_b + (p.b_batched ? batch * p.k_blocks * p.scales_per_k_block_b : 0) +
+                 min(col, p.n - 1) / p.block_cols_b;
+    }
+
+    // The scales of K block kb (counted from the problem's first).
+    __device__ __forceinline__ KBlockScales load(const Sm90Params &p, int kb) const {
+        const float b = p.block_scale_b != nullptr ? __ldg(b_ + kb * p.scales_per_k_block_b) : 1.f;
+        if (p.block_scale_a == nullptr) return {b, b};
+        const int64_t step = static_cast<int64_t>(kb) * p.scales_per_k_block_a;
+        return {__ldg(a_lo_ + step) * b, __ldg(a_hi_ + step) * b};
+    }
+
+private:
+    const float *a_lo_ = nullptr, *a_hi_ = nullptr, *b_ = nullptr;
+};
+
+// Multiplies the K blocks first_block .. first_block + k_blocks - 1 of the tile into acc (zeroed
+// first), each block's products scaled as they are added, advancing `slot` through the ring.
+// `leader` is one thread of the warpgroup: it releases the stages.
+template <typename T, int Config>
+__device__ __forceinline__ void multiply_tile_block_scaled(float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
+                                                           const SharedStorage<Config> &smem, int first_block,
+                                                           int k_blocks, WarpgroupTile wg, bool leader,
+                                                           RingPosition<kTileConfigs[Config].stages> &slot,
+                                                           const Sm90Params &p, const BlockScaleReader &scales) {
+    constexpr int kN = warpgroup_n(kTileConfigs[Config]);
+    static_assert(applies_block_scales(kTileConfigs[Config]), "the configuration applies no block scales");
+    const uint32_t full0 = smem_addr(smem.full);
+    const uint32_t empty0 = smem_addr(smem.empty);
+    const uint64_t a_stage0 = a_descriptor(smem_addr(smem.a_tile(0)), wg, true);
+    const uint64_t b_stage0 = b_descriptor<Config>(smem_addr(smem.b_tile(0)), wg, true);
+#pragma unroll
+    for (int i = 0; i < kN / 2; ++i) acc[i] = 0.f;
+    KBlockScales next = scales.load(p, first_block);
+    for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
+        const KBlockScales s = next;
+        wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
+        const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
+        const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
+        const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
+        float part[kN / 2];
+        wgmma_fence();
+#pragma unroll
+        for (int step = 0; step < kMmaSteps; ++step)
+            wgmma_m64k32_f8<T, kN>(part, advance_descriptor(a_first, step * k_major_step_bytes()),
+                                   advance_descriptor(b_first, step * k_major_step_bytes()), step > 0);
+        wgmma_commit_group();
+        if (kb + 1 < k_blocks) next = scales.load(p, first_block + kb + 1);
+        wgmma_wait_group<0>();
+        wgmma_fence_operands(part);
+        if (leader) arrive(empty0 + 8 * static_cast<uint32_t>(slot.index));
+        // wgmma's m64 layout: a thread's d[4j] and d[4j + 1] lie in its row r, d[4j + 2] and d[4j + 3]
+        // in row r + 8.
+#pragma unroll
+        for (int i = 0; i < kN / 2; ++i) {
+            const float scale = (i & 2) != 0 ? s.hi : s.lo;
+            acc[i] = fmaf(part[i], scale, acc[i]);
+        }
+    }
+}
+
+}  // namespace asyncgemm::sm90
