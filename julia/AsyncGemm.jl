@@ -11,8 +11,10 @@ under `FAST_MATH`) unless the task chooses with [`set_math_mode!`](@ref).
     C = AsyncGemm.matmul(A, transpose(B); algo=:auto)
 
 `A` and `B` may also hold 8-bit floats (DLFP8Types' `Float8_E4M3FN` or `Float8_E5M2`) with
-dequantizing scales, on any GPU and in any form: on Hopper the 8-bit tensor cores multiply K-major
-ones, and everything else runs on Float16 copies. See [`matmul!`](@ref).
+dequantizing scales, one per matrix or one per block (1×128 or 128×128), on any GPU and in any
+form: on Hopper the 8-bit tensor cores multiply K-major ones (with block scales, where `A`'s are
+not one per row), and everything else runs on Float16 copies (with block scales, on SIMT kernels).
+See [`matmul!`](@ref).
 
 See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref), [`set_math_mode!`](@ref) and
 [`set_autotune!`](@ref).

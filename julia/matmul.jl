@@ -39,21 +39,24 @@ chooses among the others.
 types (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
 value is 448, and DLFP8Types rounds magnitudes from 480 on to NaN); `C` then has Float16,
 BFloat16 or Float32 elements, and the products accumulate in Float32. `scale_a` and `scale_b`
-dequantize them: each is `nothing` (a scale of 1) or a one-element `CuArray{Float32}` (or a
-view of one element of one), which the GPU reads when the product runs, so a scale computed there
-needs no synchronization. With `sa = scale_a[]` and `sb = scale_b[]`,
+dequantize them, each its own way: `nothing` (a scale of 1), a tensor scale, one Float32 for the
+whole matrix in a one-element `CuArray{Float32}` (or a view of one element of one), or block
+scales, a `CuMatrix{Float32}` (see "Block scales" below). The GPU reads them when the product runs,
+so scales computed there need no synchronization. With tensor scales `sa = scale_a[]` and
+`sb = scale_b[]`,
 
     C = act.(α·sa·sb·(A·B) + β·C .+ bias)
 
-the product of the dequantized `sa .* Float32.(A)` and `sb .* Float32.(B)`. Block scales are not
-offered yet. A scale with inputs that are not 8-bit, a scale that is not one Float32 in GPU
-memory (or that lies in `C`), 8-bit `A` and `B` of different types, and an 8-bit `C` throw an
-`ArgumentError` before anything runs on the GPU. 8-bit inputs need libasyncgemm 0.2.1 or later.
+the product of the dequantized `sa .* Float32.(A)` and `sb .* Float32.(B)`. A scale with inputs
+that are not 8-bit, one that is neither one Float32 nor block scales of a size given below, one
+not in GPU memory (or that lies in `C`), block scales that are not contiguous, 8-bit `A` and `B`
+of different types, and an 8-bit `C` throw an `ArgumentError` before anything runs on the GPU.
+8-bit inputs need libasyncgemm 0.2.1 or later.
 
-Where they run depends on the GPU and on the form of `A` and `B`. On Hopper GPUs (compute
-capability 9.0), with `algo` `:auto` or `:sm90_tma_wgmma`, the 8-bit tensor cores multiply them
-where both operands are K-major (K runs down the columns of both stored matrices), which in Julia's
-column-major terms is
+Without block scales, where they run depends on the GPU and on the form of `A` and `B`. On Hopper
+GPUs (compute capability 9.0), with `algo` `:auto` or `:sm90_tma_wgmma`, the 8-bit tensor cores
+multiply them where both operands are K-major (K runs down the columns of both stored matrices),
+which in Julia's column-major terms is
 
     matmul!(C, transpose(At), B; scale_a, scale_b)    # At: K×M, B: K×N, C: M×N
 
@@ -64,14 +67,14 @@ its columns (and matrices of a batch) a multiple of 16 bytes apart, so K a multi
 whole `At` or `B`. These kernels sum the exact products with fewer bits than Float32 keeps: the
 library measured `D` within 4e-3 of max |D| of a Float32 sum at K = 4096.
 
-Every other case is served as well, on Float16 copies: another GPU, any other form (a plain M×K
-`A`, a transposed `B`, both), columns that are not 16-byte aligned, or `:async_copy` or
-`:pipelined` named (and `:sm90_tma_wgmma` named for inputs its 8-bit kernels cannot read). There the
-library first widens `A` and `B`, exactly, into Float16 copies in the task's workspace and
-multiplies those with a 16-bit kernel, reading the scales itself: exact products summed in Float32,
-as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So `:auto` serves
-8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major once
-(`permutedims`) is what puts a repeated product on the 8-bit tensor cores.
+Every other case without block scales is served as well, on Float16 copies: another GPU, any other
+form (a plain M×K `A`, a transposed `B`, both), columns that are not 16-byte aligned, or
+`:async_copy` or `:pipelined` named (and `:sm90_tma_wgmma` named for inputs its 8-bit kernels cannot
+read). There the library first widens `A` and `B`, exactly, into Float16 copies in the task's
+workspace and multiplies those with a 16-bit kernel, reading the scales itself: exact products
+summed in Float32, as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So
+`:auto` serves 8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major
+once (`permutedims`) is what puts a repeated product on the 8-bit tensor cores.
 
 Each task lends its handle a workspace of its own (32 MiB, `AsyncGemm.WORKSPACE_BYTES`), which the
 library uses inside stream capture too, so a product on copies also runs in a `CUDA.capture`.
@@ -89,13 +92,61 @@ with 8-bit inputs in a form other than the K-major one or with a bias or activat
 project has compiled and self-checks but never run), and `:sm90_tma_wgmma` named with a `C` TMA
 cannot store, one not 16-byte aligned or with columns not a multiple of 16 bytes apart
 (`ASYNCGEMM_STATUS_MISALIGNED`; `:auto` multiplies that on copies with another kernel).
+
+# Block scales
+
+`scale_a` or `scale_b` may be block scales, one Float32 per block of the operand, as DeepGEMM and
+cuBLASLt scale FP8 activations and weights: a `CuMatrix{Float32}`, or a contiguous view of one,
+whose size says which blocks. Sizes are those of `A` (M×K) and `B` (K×N) as `matmul!` takes them,
+transposes included (for `transpose(Wt)`, those of the M×K `W`), and `KB = cld(K, 128)` blocks of
+128 run along K (the last may be partial):
+
+| scale     | size                 | one Float32 per                        | C API mode                     |
+|:----------|:---------------------|:---------------------------------------|:-------------------------------|
+| `scale_a` | `(M, KB)`            | row of `A` and 128 elements of K       | `ASYNCGEMM_SCALE_BLOCK_1x128`   |
+| `scale_a` | `(cld(M, 128), KB)`  | 128×128 block of `A`                   | `ASYNCGEMM_SCALE_BLOCK_128x128` |
+| `scale_b` | `(N, KB)`            | column of `B` and 128 elements of K    | `ASYNCGEMM_SCALE_BLOCK_1x128`   |
+| `scale_b` | `(cld(N, 128), KB)`  | 128×128 block of `B`                   | `ASYNCGEMM_SCALE_BLOCK_128x128` |
+
+so `A[i, p]` is dequantized by `scale_a[i, cld(p, 128)]` (per row) or `scale_a[cld(i, 128),
+cld(p, 128)]` (per block), and `B[p, j]` by `scale_b[j, cld(p, 128)]` or `scale_b[cld(j, 128),
+cld(p, 128)]`: K's blocks run along the second dimension of both. Where M = 1 (N = 1) the two sizes
+are one and mean the same. A one-element scale is a tensor scale (where it also has a block
+size, its one block covers the whole matrix); any other size throws an `ArgumentError` naming the
+sizes that fit. Either operand may have block scales, a tensor scale or none, whatever the other
+has. In a batch, an operand that holds one matrix per batch has a matrix of scales per batch, a
+3-d array with the batch along the third dimension (`(M, KB, count)` or `(cld(M, 128), KB, count)`
+for `A`); one that serves every batch has one matrix of scales (or size 1 along the third
+dimension). With `sa[i, p]` the scale of `A[i, p]` and `sb[p, j]` that of `B[p, j]` (a tensor
+scale, a block's, or 1),
+
+    C = act.(α·((sa .* Float32.(A))·(sb .* Float32.(B))) + β·C .+ bias)
+
+On Hopper, with `algo` `:auto` or `:sm90_tma_wgmma`, the 8-bit tensor cores multiply block-scaled
+inputs in the K-major form above, with the same alignment of `At`, `B` and `C`, where `scale_a`
+is not one per row: 128×128 blocks of `A` (or a tensor scale, or none), with any scales of `B`.
+That is a quantized dense layer, weights `W` (M×K, stored as `Wt`, K×M) in 128×128 blocks and
+activations `X` (K×N) per column and 128 elements of K:
+
+    matmul!(Y, transpose(Wt), X; scale_a=sw, scale_b=sx)    # sw: cld(M, 128)×KB, sx: N×KB
+
+The kernels scale each K block's products, summed by the tensor cores, and add them into Float32
+(DeepGEMM's promotion). Every other block-scaled product (another GPU, another form, columns TMA
+cannot load, or `scale_a` one per row of `A`) runs on `:simt`, whose kernels scale the inputs as
+they load them and sum the exact products in Float32: exact, and far slower than tensor cores.
+Block-scaled inputs never run on Float16 copies. `:auto` chooses between the two. Named, `:simt`
+serves every block-scaled product; `:sm90_tma_wgmma` throws an [`AsyncGemmError`](@ref) with
+`ASYNCGEMM_STATUS_NOT_SUPPORTED` for a form or a `scale_a` its kernels cannot take, and with
+`ASYNCGEMM_STATUS_MISALIGNED` where TMA cannot load or store a matrix; `:async_copy`, `:pipelined`
+and `:sm100_tcgen05` throw `ASYNCGEMM_STATUS_NOT_SUPPORTED`. Block scales need libasyncgemm 0.2.2 or
+later.
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;
                  bias::Union{Nothing,AbstractArray}=nothing, activation::Symbol=:none,
                  bias_dims::Union{Nothing,Integer}=nothing, algo::Symbol=:auto,
                  scale_a=nothing, scale_b=nothing)
     bias_mode, act = epilogue(C, bias, activation, bias_dims)
-    quantized = quantization(C, A, B, scale_a, scale_b)
+    quantized, scale_mode_a, scale_mode_b = quantization(C, A, B, scale_a, scale_b)
     a, b, c = device_operand(A, "A"), device_operand(B, "B"), device_operand(C, "C")
     c.op == ASYNCGEMM_OP_N ||
         throw(ArgumentError("C cannot be a transpose: compute its parent, transpose(C) = transpose(B)·transpose(A)"))
@@ -105,8 +156,8 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
         throw(ArgumentError("C must not share memory with A or B"))
     fused = bias_mode != ASYNCGEMM_BIAS_NONE || act != ASYNCGEMM_ACT_NONE
     bias === nothing || device_bias(bias, C)
-    scale_a === nothing || device_scale(scale_a, "scale_a", C)
-    scale_b === nothing || device_scale(scale_b, "scale_b", C)
+    scale_a === nothing || device_scale(scale_a, "scale_a", C, scale_mode_a)
+    scale_b === nothing || device_scale(scale_b, "scale_b", C, scale_mode_b)
     m, n, k, batch = product_dims(C, A, B)
     algorithm = option(ALGORITHMS, algo, "algo")
     h = handle()
@@ -114,7 +165,9 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
     c_in = iszero(β) ? CU_NULL : c.data
     # 8-bit inputs take the descriptor, the one call with scales, with or without them.
     status = if fused || quantized
-        if quantized
+        if is_block_scale(scale_mode_a) || is_block_scale(scale_mode_b)
+            require_matmul("block scales", v"0.2.2")
+        elseif quantized
             require_matmul("8-bit inputs", v"0.2.1")
         else
             require_matmul("a bias or an activation", v"0.2")
@@ -123,7 +176,7 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
         a_data, b_data, c_data = a.data, b.data, c.data
         GC.@preserve a_data b_data c_data bias scale_a scale_b begin
             desc = matmul_desc(a, b, c, c_in, m, n, k, batch, α, β, bias_mode, bias, act,
-                               scale_a, scale_b, algorithm)
+                               scale_mode_a, scale_a, scale_mode_b, scale_b, algorithm)
             asyncgemm_matmul(h, desc, stream())
         end
     elseif ndims(C) == 2
@@ -177,7 +230,8 @@ function product_dims(C, A, B)
     return m, n, k, batch
 end
 
-shape(x::AbstractArray) = join(size(x), "×")
+shape(x::AbstractArray) = shape(size(x))
+shape(dims::Tuple) = join(dims, "×")
 
 # The bias mode and the activation that matmul!'s keywords ask for, judged from sizes and element
 # types alone: matmul! checks them first, so that a wrong keyword is refused before anything is
@@ -214,9 +268,11 @@ function epilogue(C::AbstractArray, bias, activation::Symbol, bias_dims)
     return along == 1 ? ASYNCGEMM_BIAS_PER_ROW : ASYNCGEMM_BIAS_PER_COL, act
 end
 
-# Whether A and B are 8-bit, judged from element types and the scales' sizes alone, so that, as with
-# epilogue, a wrong combination is refused before anything is asked of the GPU: 8-bit A and B share
-# their type, C is not 8-bit, and a scale is given only for 8-bit inputs, as one Float32.
+# Whether A and B are 8-bit, and the asyncgemm_scale_t of each scale, judged from element types and
+# sizes alone, so that, as with epilogue, a wrong combination is refused before anything is asked of
+# the GPU (host arrays included): 8-bit A and B share their type, C is not 8-bit, and a scale is
+# given only for 8-bit inputs, as one Float32 (ASYNCGEMM_SCALE_TENSOR) or as block scales of a size
+# that says which (block_scale_mode). Returns (quantized, scale_a's mode, scale_b's mode).
 function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scale_a, scale_b)
     eltype(C) <: FP8 &&
         throw(ArgumentError("C has $(eltype(C)) elements: 8-bit floats are inputs only, and C takes " *
@@ -225,34 +281,93 @@ function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scal
     quantized && eltype(A) != eltype(B) &&
         throw(ArgumentError("A has $(eltype(A)) elements and B $(eltype(B)): 8-bit A and B are both " *
                             "Float8_E4M3FN or both Float8_E5M2"))
-    for (name, scale) in (("scale_a", scale_a), ("scale_b", scale_b))
-        scale === nothing && continue
-        quantized ||
-            throw(ArgumentError("$name is given, but A has $(eltype(A)) elements: scales dequantize 8-bit " *
-                                "inputs (Float8_E4M3FN or Float8_E5M2)"))
-        scale isa AbstractArray ||
-            throw(ArgumentError("$name is a $(typeof(scale)): a scale is nothing or a one-element " *
-                                "CuArray{Float32}, read on the GPU (CuArray([s]) holds a number s)"))
-        eltype(scale) == Float32 ||
-            throw(ArgumentError("$name has $(eltype(scale)) elements: a scale is one Float32"))
-        length(scale) == 1 ||
-            throw(ArgumentError("$name has $(length(scale)) elements: a scale is one Float32 for the whole " *
-                                "matrix (block scales are not offered yet)"))
-    end
-    return quantized
+    mode_a = scale_mode(scale_a, "scale_a", :A, quantized, C, A, B)
+    mode_b = scale_mode(scale_b, "scale_b", :B, quantized, C, A, B)
+    return quantized, mode_a, mode_b
 end
 
-# Refuses a scale, one that quantization accepted, that the library cannot read: outside GPU memory,
-# or in C's memory, which the call writes while it reads the scale.
-function device_scale(scale::AbstractArray, name::AbstractString, C::AbstractArray)
+# The asyncgemm_scale_t of the scale `name` of `operand` (:A or :B), or an ArgumentError.
+function scale_mode(scale, name::AbstractString, operand::Symbol, quantized::Bool, C, A, B)
+    scale === nothing && return ASYNCGEMM_SCALE_NONE
+    quantized ||
+        throw(ArgumentError("$name is given, but A has $(eltype(A)) elements: scales dequantize 8-bit " *
+                            "inputs (Float8_E4M3FN or Float8_E5M2)"))
+    scale isa AbstractArray ||
+        throw(ArgumentError("$name is a $(typeof(scale)): a scale is nothing, a one-element " *
+                            "CuArray{Float32} (CuArray([s]) holds a number s) or a CuMatrix{Float32} of " *
+                            "block scales, read on the GPU"))
+    eltype(scale) == Float32 ||
+        throw(ArgumentError("$name has $(eltype(scale)) elements: a scale is one Float32, and block scales " *
+                            "are Float32 too"))
+    # One Float32 is a tensor scale, also where its size would fit block scales: that one block then
+    # covers the whole matrix, and the two mean the same.
+    length(scale) == 1 && return ASYNCGEMM_SCALE_TENSOR
+    return block_scale_mode(scale, name, operand, C, A, B)
+end
+
+# The block mode a scale's size selects (include/asyncgemm.h, asyncgemm_scale_t), in Julia's
+# column-major terms. With A (the Julia op(A)) M×K, B K×N and KB = cld(K, 128) blocks of K, the C
+# API's scale[kb*X + x] (X: M for A, N for B) is element (x, kb) of an X×KB column-major matrix:
+#   scale_a (M, KB): BLOCK_1x128, one per row of A;    (cld(M, 128), KB): BLOCK_128x128;
+#   scale_b (N, KB): BLOCK_1x128, one per column of B; (cld(N, 128), KB): BLOCK_128x128.
+# Where M (N) is 1 the two sizes coincide and mean the same: BLOCK_1x128. An operand that holds one
+# matrix per batch (operand() gives it a batch stride where size(X, 3) > 1) has one such matrix of
+# scales per matrix, consecutive: the batch is the third dimension; one that serves every batch has
+# one for all (a matrix, or size 1 along the third dimension), as the C API's batched and broadcast
+# operands do. Any other size is an ArgumentError naming the sizes that fit. Sizes that disagree
+# among C, A and B are product_dims' DimensionMismatch, first.
+function block_scale_mode(scale::AbstractArray, name::AbstractString, operand::Symbol, C, A, B)
+    m, n, k, batch = product_dims(C, A, B)
+    extent, matrices, dims = operand === :A ? (m, size(A, 3), (m, k)) : (n, size(B, 3), (k, n))
+    kb = cld(k, 128)
+    per_row, per_block = (extent, kb), (cld(extent, 128), kb)
+    fits(sizes) = matrices > 1 ? size(scale) == (sizes..., matrices) : size(scale) in (sizes, (sizes..., 1))
+    fits(per_row) && return ASYNCGEMM_SCALE_BLOCK_1x128
+    fits(per_block) && return ASYNCGEMM_SCALE_BLOCK_128x128
+    batched(sizes) = matrices > 1 ? (sizes..., matrices) : sizes
+    whose = matrices > 1 ? "$operand's $matrices matrices, $(shape(dims)) each," :
+            batch > 1 ? "$operand, $(shape(dims)) for every matrix of the batch (so one set of scales)," :
+                        "$operand, $(shape(dims)),"
+    throw(ArgumentError("$name has size $(size(scale)): a scale is one Float32, or the block scales of " *
+                        "$whose in $kb block$(kb == 1 ? "" : "s") of 128 along K, of size " *
+                        "$(batched(per_row)) (ASYNCGEMM_SCALE_BLOCK_1x128: one per " *
+                        "$(operand === :A ? "row of A" : "column of B") and 128 elements of K) or " *
+                        "$(batched(per_block)) (ASYNCGEMM_SCALE_BLOCK_128x128: one per 128×128 block)"))
+end
+
+# Whether a scale mode is one of the block modes (a Float32 array per block, not one per matrix).
+is_block_scale(mode::asyncgemm_scale_t) = mode in (ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128)
+
+# Refuses a scale, one that quantization accepted as `mode`, that the library cannot read: outside
+# GPU memory, block scales that are not contiguous (the library reads them as one array), or in C's
+# memory, which the call writes while it reads the scale.
+function device_scale(scale::AbstractArray, name::AbstractString, C::AbstractArray,
+                      mode::asyncgemm_scale_t=ASYNCGEMM_SCALE_TENSOR)
+    block = is_block_scale(mode)
     if !(scale isa StridedCuArray)
         scale isa StridedArray &&
             throw(ArgumentError("$name is in host memory ($(typeof(scale))): copy it to the GPU with CuArray"))
-        throw(ArgumentError("$name is a $(typeof(scale)): AsyncGemm takes a one-element CuArray{Float32} or " *
-                            "a view of one element of one"))
+        throw(ArgumentError("$name is a $(typeof(scale)): AsyncGemm takes " *
+                            (block ? "block scales as a CuArray{Float32} or a contiguous view of one" :
+                                     "a one-element CuArray{Float32} or a view of one element of one")))
     end
+    block && !dense(scale) &&
+        throw(ArgumentError("$name has strides $(strides(scale)) with size $(size(scale)): block scales " *
+                            "must be contiguous, as in a CuArray of that size (copy them first)"))
     Base.mightalias(C, scale) && throw(ArgumentError("$name must not share memory with C"))
     return
+end
+
+# Whether x's elements lie one after another in column-major order, as an Array's of its size do
+# (a dimension of size 1 may have any stride).
+function dense(x::AbstractArray)
+    isempty(x) && return true
+    expected = 1
+    for d in 1:ndims(x)
+        size(x, d) == 1 || stride(x, d) == expected || return false
+        expected *= size(x, d)
+    end
+    return true
 end
 
 # Refuses a bias, one that epilogue accepted, that the library cannot read: outside GPU memory, not
@@ -269,8 +384,8 @@ function device_bias(bias::AbstractVector, C::AbstractArray)
     return
 end
 
-# asyncgemm_matmul came with version 0.2 of the C API, and 8-bit inputs are multiplied from 0.2.1 on
-# (0.2.0 named them and answered NOT_SUPPORTED). A library of the same major version but older loads,
+# asyncgemm_matmul came with version 0.2 of the C API, 8-bit inputs are multiplied from 0.2.1 on
+# (0.2.0 named them and answered NOT_SUPPORTED), and their block scales applied from 0.2.2 on. A library of the same major version but older loads,
 # and only this call would find the function missing or the inputs refused. `what` names what needs
 # it, `since` the version that serves it.
 function require_matmul(what::AbstractString, since::VersionNumber)
@@ -284,22 +399,21 @@ end
 device_address(x) = Base.unsafe_convert(CuPtr{Cvoid}, Base.cconvert(CuPtr{Cvoid}, x))
 
 # The descriptor of matmul!'s fused or 8-bit call: the arguments asyncgemm_gemm_strided_batched
-# would take, with the bias, the activation and the scales (a scale is one Float32, so
-# ASYNCGEMM_SCALE_TENSOR). Fields matmul! has no value for (struct_size; the bias and the scales
-# where there are none) keep asyncgemm_matmul_desc_init's; the struct is immutable, so it is built
-# anew around them. Call with the arrays preserved.
+# would take, with the bias, the activation and the scales in the modes quantization found for them.
+# Fields matmul! has no value for (struct_size; the bias and the scales where there are none) keep
+# asyncgemm_matmul_desc_init's; the struct is immutable, so it is built anew around them. Call with
+# the arrays preserved.
 function matmul_desc(a::Operand, b::Operand, c::Operand, c_in, m, n, k, batch, α, β,
-                     bias_mode::asyncgemm_bias_t, bias, act::asyncgemm_activation_t, scale_a, scale_b,
+                     bias_mode::asyncgemm_bias_t, bias, act::asyncgemm_activation_t,
+                     scale_mode_a::asyncgemm_scale_t, scale_a, scale_mode_b::asyncgemm_scale_t, scale_b,
                      algo::asyncgemm_algo_t)
     initialized = Ref{asyncgemm_matmul_desc_t}()
     asyncgemm_matmul_desc_init(initialized)
     defaults = initialized[]
     bias_address, bias_dtype = bias === nothing ? (CU_NULL, defaults.type_bias) :
                                                   (device_address(bias), dtype(eltype(bias)))
-    scale_mode_a, scale_address_a = scale_a === nothing ? (defaults.scale_mode_a, defaults.scale_a) :
-                                                          (ASYNCGEMM_SCALE_TENSOR, device_address(scale_a))
-    scale_mode_b, scale_address_b = scale_b === nothing ? (defaults.scale_mode_b, defaults.scale_b) :
-                                                          (ASYNCGEMM_SCALE_TENSOR, device_address(scale_b))
+    mode_a, scale_address_a = scale_field(scale_mode_a, scale_a, defaults.scale_mode_a, defaults.scale_a)
+    mode_b, scale_address_b = scale_field(scale_mode_b, scale_b, defaults.scale_mode_b, defaults.scale_b)
     return asyncgemm_matmul_desc_t(
         defaults.struct_size, ASYNCGEMM_ORDER_COL, a.op, b.op, m, n, k, batch, Float32(α), Float32(β),
         device_address(a.data), a.dtype, a.ld, a.stride,
@@ -309,6 +423,15 @@ function matmul_desc(a::Operand, b::Operand, c::Operand, c_in, m, n, k, batch, �
         # stride_bias 0: one bias for every matrix of a batch.
         bias_mode, bias_address, bias_dtype, 0,
         act,
-        scale_mode_a, scale_mode_b, scale_address_a, scale_address_b,
+        mode_a, mode_b, scale_address_a, scale_address_b,
         algo)
+end
+
+# A scale's (mode, address) in the descriptor. No scale keeps the defaults (ASYNCGEMM_SCALE_NONE and
+# no address); so do empty block scales (K = 0, or no rows of A or columns of B), of which the
+# library reads none: an empty CuArray may have no address, which the library refuses for a block
+# mode, and with nothing to scale NONE computes the same.
+function scale_field(mode::asyncgemm_scale_t, scale, default_mode::asyncgemm_scale_t, default_address)
+    (mode == ASYNCGEMM_SCALE_NONE || isempty(scale)) && return default_mode, default_address
+    return mode, device_address(scale)
 end

@@ -1,9 +1,9 @@
-# 8-bit float inputs, DLFP8Types' Float8_E4M3FN and Float8_E5M2, with their tensor scales. The
-# refusals matmul! makes before any GPU call are checked on any machine; the products, against
-# Float32 references computed on the host from the dequantized inputs, on any GPU (fp8_products.jl).
-# On Hopper (compute capability 9.0) the 8-bit tensor cores multiply the K-major forms, A =
-# transpose(At) of a stored K×M At and a stored K×N B; every other form, GPU and algorithm runs on
-# Float16 copies of A and B.
+# 8-bit float inputs, DLFP8Types' Float8_E4M3FN and Float8_E5M2, with their tensor scales (block
+# scales: fp8_block.jl). The refusals matmul! makes before any GPU call are checked on any machine;
+# the products, against Float32 references computed on the host from the dequantized inputs, on any
+# GPU (fp8_products.jl). On Hopper (compute capability 9.0) the 8-bit tensor cores multiply the
+# K-major forms, A = transpose(At) of a stored K×M At and a stored K×N B; every other form, GPU and
+# algorithm runs on Float16 copies of A and B.
 
 const FLOAT8 = (Float8_E4M3FN, Float8_E5M2)
 
@@ -44,12 +44,13 @@ const FLOAT8 = (Float8_E4M3FN, Float8_E5M2)
             matmul!(D, A32, B32; scale_a=Float32[1]))
         @test_throws says("scale_b is given, but A has BFloat16 elements") (
             matmul!(D, zeros(BFloat16, 4, 32), zeros(BFloat16, 32, 5); scale_b=Float32[1]))
-        @test_throws says("scale_a has 2 elements: a scale is one Float32 for the whole matrix") (
-            matmul!(D, A, B; scale_a=Float32[1, 2]))
-        @test_throws says("scale_b has 0 elements") matmul!(D, A, B; scale_b=Float32[])
+        # Neither one Float32 nor block scales (fp8_block.jl): the message names the block sizes that fit.
+        @test_throws says("scale_a has size (2,): a scale is one Float32, or the block scales of A, 4×32, " *
+                          "in 1 block of 128 along K, of size (4, 1)") matmul!(D, A, B; scale_a=Float32[1, 2])
+        @test_throws says("scale_b has size (0,): a scale is one Float32") matmul!(D, A, B; scale_b=Float32[])
         @test_throws says("scale_a has Float16 elements: a scale is one Float32") matmul!(D, A, B; scale_a=Float16[1])
         @test_throws says("scale_b has Float64 elements") matmul!(D, A, B; scale_b=[1.0])
-        @test_throws says("scale_a is a Float32: a scale is nothing or a one-element CuArray{Float32}") (
+        @test_throws says("scale_a is a Float32: a scale is nothing, a one-element CuArray{Float32}") (
             matmul!(D, A, B; scale_a=2.0f0))
         # A wrong bias or activation is refused first, as before.
         @test_throws says("activation must be one of") matmul!(D, A, B; activation=:tanh, scale_a=Float32[1, 2])
@@ -68,7 +69,7 @@ const FLOAT8 = (Float8_E4M3FN, Float8_E5M2)
             At, B = device_random(Float8_E4M3FN, 32, 16), device_random(Float8_E4M3FN, 32, 24)
             D = poisoned(Float32, 16, 24)
             @test_throws says("scale_a is in host memory") matmul!(D, transpose(At), B; scale_a=Float32[1])
-            @test_throws says("scale_b has 2 elements") matmul!(D, transpose(At), B; scale_b=CUDA.ones(Float32, 2))
+            @test_throws says("scale_b has size (2,)") matmul!(D, transpose(At), B; scale_b=CUDA.ones(Float32, 2))
             @test_throws says("scale_a must not share memory with C") (
                 matmul!(D, transpose(At), B; scale_a=view(D, 1:1, 1)))
         end

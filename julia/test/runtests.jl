@@ -1,10 +1,11 @@
 # julia --project=<repository> julia/test/runtests.jl
 #
 # The column-major mapping tests, those of matmul!'s bias and activation keywords among them, and
-# the refusals of 8-bit inputs need no GPU. The rest run when CUDA.functional() and libasyncgemm
-# loads (see AsyncGemm.functional()); otherwise they are skipped with a warning saying why. The
-# 8-bit products run on any GPU: on Hopper (compute capability 9.0) partly on its 8-bit tensor cores,
-# elsewhere on Float16 copies.
+# the refusals of 8-bit inputs (block scales of a wrong size among them) need no GPU. The rest run
+# when CUDA.functional() and libasyncgemm loads (see AsyncGemm.functional()); otherwise they are
+# skipped with a warning saying why. The 8-bit products run on any GPU: on Hopper (compute
+# capability 9.0) partly on its 8-bit tensor cores, elsewhere on Float16 copies (block-scaled ones
+# on SIMT kernels).
 using Test
 using CUDA
 using AsyncGemm
@@ -19,6 +20,7 @@ include("helpers.jl")
 @testset "AsyncGemm" begin
     include("mapping.jl")
     include("fp8.jl")  # its refusals on any machine; its products where there is a GPU
+    include("fp8_block.jl")  # block scales: the same
     if CUDA.functional() && AsyncGemm.functional()
         @info "GPU tests on $(CUDA.device()), libasyncgemm $(AsyncGemm.version()), " *
               "algorithms $(AsyncGemm.algorithms())"
