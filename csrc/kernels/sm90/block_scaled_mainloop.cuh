@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kernels/common/block_scale.h"
+#include "kernels/common/global_load.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/sm90/mainloop.cuh"
@@ -21,6 +22,10 @@
 namespace asyncgemm::sm90 {
 
 static_assert(kRowBytes == kScaleBlockK, "an 8-bit K block is one block scale's depth");
+
+// How far ahead of the K block being multiplied its scales are prefetched into L2, in blocks: the
+// load one block ahead then finds them there, not in DRAM.
+inline constexpr int kScalePrefetchBlocks = 4;
 
 // The scales one thread applies to a K block's products: those of its rows r (lo) and r + 8 (hi),
 // each times its columns' one (a warpgroup's columns share one: applies_block_scales).
@@ -54,6 +59,13 @@ public:
         return {__ldg(a_lo_ + step) * b, __ldg(a_hi_ + step) * b};
     }
 
+    // Starts bringing K block kb's scales into L2: each K block's lie on lines of their own, which a
+    // load issued one block ahead would otherwise await from DRAM.
+    __device__ __forceinline__ void prefetch(const Sm90Params &p, int kb) const {
+        if (p.block_scale_b != nullptr) prefetch_l2(b_ + kb * p.scales_per_k_block_b);
+        if (p.block_scale_a != nullptr) prefetch_l2(a_lo_ + static_cast<int64_t>(kb) * p.scales_per_k_block_a);
+    }
+
 private:
     const float *a_lo_ = nullptr, *a_hi_ = nullptr, *b_ = nullptr;
 };
@@ -75,6 +87,7 @@ __device__ __forceinline__ void multiply_tile_block_scaled(float (&acc)[warpgrou
     const uint64_t b_stage0 = b_descriptor<Config>(smem_addr(smem.b_tile(0)), wg, true);
 #pragma unroll
     for (int i = 0; i < kN / 2; ++i) acc[i] = 0.f;
+    for (int kb = 1; kb <= kScalePrefetchBlocks && kb < k_blocks; ++kb) scales.prefetch(p, first_block + kb);
     KBlockScales next = scales.load(p, first_block);
     for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
         const KBlockScales s = next;
@@ -90,6 +103,7 @@ __device__ __forceinline__ void multiply_tile_block_scaled(float (&acc)[warpgrou
                                    advance_descriptor(b_first, step * k_major_step_bytes()), step > 0);
         wgmma_commit_group();
         if (kb + 1 < k_blocks) next = scales.load(p, first_block + kb + 1);
+        if (kb + 1 + kScalePrefetchBlocks < k_blocks) scales.prefetch(p, first_block + kb + 1 + kScalePrefetchBlocks);
         wgmma_wait_group<0>();
         wgmma_fence_operands(part);
         if (leader) arrive(empty0 + 8 * static_cast<uint32_t>(slot.index));
