@@ -280,7 +280,7 @@ KernelChoice pipelined_config(const Handle &handle, const GemmParams &params, vo
 }
 
 KernelChoice sm90_tuned_config(const Handle &handle, const GemmParams &params, void *stream) {
-    const sm90::Shape shape{params.m, params.n, params.k, params.batch_count, params.type_ab, has_block_scales(params)};
+    const sm90::Shape shape{params.m, params.n, params.k, params.batch_count, has_block_scales(params)};
     const int sm_count = handle.device().sm_count;
     const auto with_split = [&](int config) {
         return KernelChoice{config, sm90::split_count(sm90::kTileConfigs[config], shape, sm_count)};

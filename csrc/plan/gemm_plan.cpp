@@ -134,7 +134,7 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
     // Unsplit: a split would lease the workspace again while the copies hold it.
     const auto multiply = [&](const GemmParams &q) {
         if (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
-            const sm90::Shape shape{q.m, q.n, q.k, q.batch_count, q.type_ab};
+            const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
             launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
             return;
         }

@@ -10,12 +10,11 @@
 
 namespace asyncgemm::sm90 {
 
-// The problem as the heuristic sees it.  Its K is counted in the kernels' K blocks of the input type
-// (128 bytes: 64 16-bit elements, 32 tf32 ones, 128 8-bit ones), each the same loads and the same
-// tensor-core time whatever the type; the weights were fitted on 16-bit problems.
+// The problem as the heuristic sees it.  Its K is counted in blocks of 64 elements whatever the
+// input type (a tf32 block holds 32, an 8-bit one 128): the weights were fitted on 16-bit problems,
+// and counting 8-bit K in its own blocks measured slower (bench/RESULTS.md, "Tried and dropped").
 struct Shape {
     int64_t m, n, k, batch_count;
-    int32_t type_ab = kF16;
     bool block_scaled = false;  // 8-bit inputs with block scales: configurations that apply them
 };
 
@@ -34,7 +33,7 @@ inline constexpr plan::SplitRule kSplitRule{24, 16};
 constexpr int split_count(const TileConfig &c, const Shape &s, int sm_count) {
     const int64_t tiles = tile_count(c, s);
     if (s.batch_count != 1 || tiles * 2 > sm_count) return 1;
-    return plan::split_count(kSplitRule, tiles, k_block_count(s.k, s.type_ab), sm_count);
+    return plan::split_count(kSplitRule, tiles, k_block_count(s.k, kF16), sm_count);
 }
 
 // Each configuration's MMA throughput relative to 128 x 256 where every SM is busy (the suites'
@@ -62,7 +61,7 @@ inline constexpr double kShortSplitCost = 8.0;
 // range of K, at the configuration's throughput, plus the split's cost.
 constexpr double estimated_time(int config, const Shape &s, int sm_count, double split_cost = kSplitCost) {
     const TileConfig &c = kTileConfigs[config];
-    const int64_t k_blocks = k_block_count(s.k > 0 ? s.k : 1, s.type_ab);
+    const int64_t k_blocks = k_block_count(s.k > 0 ? s.k : 1, kF16);
     const plan::SplitRanges ranges = plan::split_ranges(k_blocks, split_count(c, s, sm_count));
     const int64_t items = tile_count(c, s) * ranges.count;
     const int64_t waves = (items + sm_count - 1) / sm_count;
