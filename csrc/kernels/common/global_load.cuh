@@ -17,4 +17,11 @@ __device__ __forceinline__ uint4 load_streamed_16b(const void *address) {
     return v;
 }
 
+// prefetch.global.L2: brings the line holding `address` into L2 without waiting for it or holding a
+// register, so that a load of it some time later finds it there.  The address must lie in a global
+// allocation.
+__device__ __forceinline__ void prefetch_l2(const void *address) {
+    asm volatile("prefetch.global.L2 [%0];\n" : : "l"(address));
+}
+
 }  // namespace asyncgemm

@@ -92,7 +92,7 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     // have written them.
     const float alpha = p.k_blocks > 0 ? scaled_alpha(p.alpha, p.scale_a, p.scale_b) : 0.f;
     const PersistentScheduler<Sm90Params> schedule(p);
-    RingPosition<kBlockScaled ? kBlockScaledStages<Config> : kC.stages> slot;
+    RingPosition<kC.stages> slot;
     EpilogueState state;
     std::conditional_t<kDeferred, HeldChunks<T, Config>, NothingHeld> held;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
@@ -104,9 +104,11 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         float acc[kN / 2];
         if constexpr (kBlockScaled) {
             // wgmma's m64 layout: the thread's rows are 16 per warp plus lane / 4, and those 8 below.
-            multiply_tile_block_scaled<T, Config>(acc, p, smem, work.blocks, wg,
-                                                  64 * wg.wg_m + 16 * (thread / 32) + thread % 32 / 4, thread == 0,
-                                                  slot);
+            const BlockScaleReader scales(p, tile.batch,
+                                          tile.m * kC.tile_m + 64 * wg.wg_m + 16 * (thread / 32) + thread % 32 / 4,
+                                          tile.n * kC.tile_n + kN * wg.wg_n);
+            multiply_tile_block_scaled<T, Config>(acc, smem, work.first_block, work.blocks, wg, thread == 0, slot, p,
+                                                  scales);
         } else {
             multiply_tile<T, Config>(acc, smem, work.blocks, wg, majors, thread == 0, slot, [&](int) {
                 if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
@@ -174,36 +176,13 @@ __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const S
     consume<T, Config, Store::Now, kBlockScaled>(p, smem, consumer, majors);
 }
 
-// Whether the launch multiplies with block scales (block_scaled_mainloop.cuh): 8-bit inputs with
-// them, in a configuration that applies them (the planner gives no other such a launch).
-template <typename T, int Config>
-__device__ __forceinline__ bool launch_block_scaled(const Sm90Params &p) {
-    if constexpr (kIsFp8<T> && applies_block_scales(kTileConfigs[Config]))
-        return p.block_scale_a != nullptr || p.block_scale_b != nullptr;
-    return false;
-}
-
-// The producer's role: the warp where the launch has block scales (each lane copies some of them),
-// else its first thread.
-template <typename T, int Config>
-__device__ __forceinline__ void produce_with_scales(const Sm90Params &p, const SharedStorage<Config> &smem,
-                                                    OperandMajors majors) {
-    const int lane = static_cast<int>(threadIdx.x) % 32;
-    if constexpr (kIsFp8<T> && applies_block_scales(kTileConfigs[Config])) {
-        if (launch_block_scaled<T, Config>(p)) {
-            if (threadIdx.x < 32) produce<T, Config, true>(p, smem, majors, lane);
-            return;
-        }
-    }
-    if (threadIdx.x == 0) produce<T, Config, false>(p, smem, majors, lane);
-}
-
-// The consumers' role, with block scales where the launch has them.
+// The consumers' loop, with block scales where the launch has them (8-bit inputs, configurations
+// that apply them: the planner gives no other such a launch).
 template <typename T, int Config>
 __device__ __forceinline__ void consume_with_scales(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer, OperandMajors majors) {
     if constexpr (kIsFp8<T> && applies_block_scales(kTileConfigs[Config])) {
-        if (launch_block_scaled<T, Config>(p)) {
+        if (p.block_scale_a != nullptr || p.block_scale_b != nullptr) {
             consume_as_launched<T, Config, true>(p, smem, consumer, majors);
             return;
         }
@@ -230,9 +209,7 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
                                      ? OperandMajors{p.a_k_major != 0, p.b_k_major != 0}
                                      : OperandMajors{a_k_major(kMajors), b_k_major(kMajors)};
     if (threadIdx.x == 0) {
-        // A block-scaled stage is full when the TMA bytes have landed and each lane of the producer
-        // warp's copies of its scales have (block_scaled_mainloop.cuh).
-        init_barriers(full, launch_block_scaled<T, Config>(p) ? 1 + 32 : 1);
+        init_barriers(full, 1);
         init_barriers(empty, kActive);
         init_barriers(c_loaded, 1);
         publish_barrier_init();
@@ -252,7 +229,7 @@ __device__ __forceinline__ void sm90_gemm(const Sm90Params &p) {
     // consumer warpgroup the configuration does not use takes the producer's branch and budget.
     if (warpgroup == 0 || warpgroup > kActive) {
         setmaxnreg_dec<kProducerRegisters>();
-        produce_with_scales<T, Config>(p, smem, majors);
+        if (threadIdx.x == 0) produce<T, Config>(p, smem, majors);
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
         consume_with_scales<T, Config>(p, smem, warpgroup - 1, majors);
