@@ -203,7 +203,8 @@ typedef struct {
        version serves NONE (1), TENSOR (scale_a or scale_b points to one fp32 in device memory, 4-byte
        aligned, read when the product runs, so a kernel earlier in the stream may write it, and folded
        into alpha) and the two BLOCK modes (fp32 arrays laid out as asyncgemm_scale_t says, applied to
-       each 128-deep K block's products in fp32).  MX_32 is NOT_SUPPORTED. */
+       each 128-deep K block's products in fp32).  MX_32 is NOT_SUPPORTED.  Without a product (k = 0 or
+       alpha = 0) no scale is read, checked or refused. */
     asyncgemm_scale_t scale_mode_a, scale_mode_b; const void *scale_a, *scale_b;
     asyncgemm_algo_t algo;
 } asyncgemm_matmul_desc_t;
@@ -224,8 +225,9 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    alignments (their dtype's comment says which run on 8-bit tensor cores: on Hopper, K-major, i.e.
    row-major op_a N and op_b T or column-major op_a T and op_b N, with 16-byte rows).  Block scales:
    on Hopper, SM90_TMA_WGMMA (and AUTO) applies them where the operands are K-major with 16-byte rows
-   and the canonical B's scales are not per column (row-major D: scale_mode_b BLOCK_128x128 or not a
-   block mode; column-major D: scale_mode_a so), i.e. the usual 1x128 activations with 128x128
+   (TMA describing C and D too, as for tensor scales) and the canonical B's scales are not per column
+   (row-major D: scale_mode_b BLOCK_128x128 or not a block mode; column-major D: scale_mode_a so; a
+   single column of D either way), i.e. the usual 1x128 activations with 128x128
    weights; it then accumulates each K block's products in fp32 with the scales applied (DeepGEMM's
    promotion).  Everything else block-scaled runs on SIMT, which scales the inputs as it loads them
    (exact fp32 sums, slow); AUTO takes it, and ASYNC_COPY, PIPELINED and SM100_TCGEN05 named are

@@ -26,7 +26,9 @@ void set_block_scales(GemmParams &p, asyncgemm_scale_t mode_a, const void *scale
     }
     if (block_rows(mode_b) != 0) {
         p.block_scale_b = static_cast<const float *>(scale_b);
-        p.block_cols_b = block_rows(mode_b);
+        // One column: per column and per 128 columns are the same scales, and the Hopper kernels
+        // apply the second.
+        p.block_cols_b = p.n == 1 ? 128 : block_rows(mode_b);
     }
 }
 

@@ -63,6 +63,8 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     if (has_block_scales(p) && !sm90::applies_block_scales(c))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA's configuration " + std::to_string(config) +
                                                  " applies no block scales (its warpgroups' tiles are too wide)");
+    if (!sm90_serves_block_scales(p))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "ASYNCGEMM_ALGO_SM90_TMA_WGMMA applies no per-column block scales of B");
     const int kernel = sm90::kernel_index(p.type_ab, config, p.a_k_major != 0, p.b_k_major != 0);
     const size_t table_index = family_base(Family::Sm90) + static_cast<size_t>(kernel);
     if (kernel < 0 || !handle.kernel_available(table_index))

@@ -466,6 +466,25 @@ TEST_CASE("TF32 math mode: wgmma and mma.sync run K-major f32 inputs as tf32, an
     CHECK(asyncgemm_destroy(handle) == ASYNCGEMM_STATUS_SUCCESS);
 }
 
+// Case i of an 8-bit sweep: random, in any order and ops; cases 0-2 in the form the 8-bit kernels read
+// (K-major: row-major op N and T; 16-byte rows), case 0 with more K blocks than the ring's stages.
+static GemmCase eight_bit_case(Rng &rng, asyncgemm_algo_t algo, asyncgemm_dtype_t type_ab, asyncgemm_dtype_t type_cd, int i) {
+    GemmCase c = random_gemm_case(rng, 300);
+    c.algo = algo;
+    c.type_ab = type_ab;
+    c.type_cd = type_cd;
+    c.order = pick(rng, kOrders);
+    c.op_a = pick(rng, kOps);
+    c.op_b = pick(rng, kOps);
+    if (i < 3) {
+        c.order = ASYNCGEMM_ORDER_ROW, c.op_a = ASYNCGEMM_OP_N, c.op_b = ASYNCGEMM_OP_T;
+        c.aligned16 = true;
+        c.offset_a = c.offset_b = c.offset_c = c.offset_d = false;
+    }
+    if (i == 0) c.m = 1000, c.n = 520, c.k = 1040;
+    return c;
+}
+
 TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm, any majors") {
     asyncgemm_handle_t handle = test_env().handle;
     Rng rng = rng_for("gemm fp8");
@@ -477,20 +496,8 @@ TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm
         for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
             for (asyncgemm_dtype_t type_cd : kDtypes)
                 for (int i = 0; i < 6; ++i) {
-                    GemmCase c = random_gemm_case(rng, 300);
-                    c.algo = algo;
-                    c.type_ab = type_ab;
-                    c.type_cd = type_cd;
-                    c.order = pick(rng, kOrders);
-                    c.op_a = pick(rng, kOps);
-                    c.op_b = pick(rng, kOps);
-                    if (i < 3) {  // the 8-bit kernels' form: K-major (row-major N and T), 16-byte rows
-                        c.order = ASYNCGEMM_ORDER_ROW, c.op_a = ASYNCGEMM_OP_N, c.op_b = ASYNCGEMM_OP_T;
-                        c.aligned16 = true;
-                        c.offset_a = c.offset_b = c.offset_c = c.offset_d = false;
-                    }
-                    if (i == 0) c.m = 1000, c.n = 520, c.k = 1040;  // more K blocks than the ring's stages
-                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);      // one partial K block
+                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
+                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
                     static constexpr float kScales[] = {0.0f, 1.0f, 0.5f, 3.0f};
                     c.scale_a = pick(rng, kScales);
                     c.scale_b = pick(rng, kScales);
@@ -510,23 +517,12 @@ TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either ope
         for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
             for (asyncgemm_dtype_t type_cd : kDtypes)
                 for (int i = 0; i < 6; ++i) {
-                    GemmCase c = random_gemm_case(rng, 300);
-                    c.algo = algo;
-                    c.type_ab = type_ab;
-                    c.type_cd = type_cd;
-                    c.order = pick(rng, kOrders);
-                    c.op_a = pick(rng, kOps);
-                    c.op_b = pick(rng, kOps);
+                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
                     c.block_a = pick(rng, kBlockModes);
                     c.block_b = pick(rng, kBlockModes);
-                    if (i < 3) {  // y = x·Wᵀ with x per row and W per 128 x 128 block, K-major, 16-byte rows
-                        c.order = ASYNCGEMM_ORDER_ROW, c.op_a = ASYNCGEMM_OP_N, c.op_b = ASYNCGEMM_OP_T;
-                        c.aligned16 = true;
-                        c.offset_a = c.offset_b = c.offset_c = c.offset_d = false;
-                        c.block_a = ASYNCGEMM_SCALE_BLOCK_1x128, c.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
-                    }
-                    if (i == 0) c.m = 1000, c.n = 520, c.k = 1040;  // more K blocks than the ring's stages
-                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);      // one partial K block
+                    // y = x·Wᵀ with x per row and W per 128 x 128 block, in the 8-bit kernels' form.
+                    if (i < 3) c.block_a = ASYNCGEMM_SCALE_BLOCK_1x128, c.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
+                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
                     if (i == 3) c.block_a = ASYNCGEMM_SCALE_NONE, c.scale_a = 0.5f;  // a tensor scale beside
                     CAPTURE(c.describe());
                     check_gemm(c, rng, nullptr);

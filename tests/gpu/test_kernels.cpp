@@ -148,7 +148,7 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     // Block scales, where the kernel applies them: SIMT's 8-bit kernels any, the Hopper ones B's per
     // 128 columns (applies_block_scales configurations): per row of A and per 128 columns of B with C
     // and a fused epilogue, per 128 rows of both over batches with their own scales (B broadcast: one
-    // set), and per column of B on SIMT.
+    // set) and the other way round, and per column of B on SIMT.
     const bool eight_bit = k.type_ab == ASYNCGEMM_R_8F_E4M3 || k.type_ab == ASYNCGEMM_R_8F_E5M2;
     const bool simt = k.algo == ASYNCGEMM_ALGO_SIMT;
     if (eight_bit && (simt || (k.algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA &&
@@ -166,6 +166,9 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
         GemmCase scaled_batch = batch;
         scaled_batch.m = 200, scaled_batch.n = 260, scaled_batch.k = 300;
         scaled_batch.block_a = ASYNCGEMM_SCALE_BLOCK_128x128, scaled_batch.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
+        cases.push_back(scaled_batch);
+        scaled_batch.broadcast_b = false, scaled_batch.broadcast_a = true;  // B's scales per batch, A's one set
+        scaled_batch.block_a = ASYNCGEMM_SCALE_BLOCK_1x128;
         cases.push_back(scaled_batch);
         if (simt) {
             scaled.block_b = ASYNCGEMM_SCALE_BLOCK_1x128, scaled.scale_a = 0.5f, scaled.block_a = ASYNCGEMM_SCALE_NONE;

@@ -199,6 +199,11 @@ TEST_CASE("matmul_desc: block scales reach the canonical problem with their gran
     d.alpha = 0.f;  // no product: no scale is read
     p = canonicalize(matmul_args(&d));
     CHECK(p.block_scale_b == nullptr);
+    // One column of D: per column of B and per 128 columns are the same scales.
+    d = valid_desc(), d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.n = 1;
+    d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_1x128, d.scale_b = at(0x700000);
+    p = canonicalize(matmul_args(&d));
+    CHECK(p.block_cols_b == 128);
 }
 
 TEST_CASE("block scales: offsets K block by K block, rows or 128-row blocks within one") {

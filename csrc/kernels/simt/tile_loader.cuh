@@ -86,9 +86,11 @@ public:
                 }
             } else {
                 const Vector<T, kRunLength> run = zero ? Vector<T, kRunLength>{} : load_run(src);
+                // Zeros past K stay zeros whatever the scale (an infinite one would make them NaN).
                 *reinterpret_cast<float4 *>(tile + shared_offset_ + r * kRunStepK * kStride) =
-                    make_float4(to_float(run.v[0]) * scales[0], to_float(run.v[1]) * scales[1],
-                                to_float(run.v[2]) * scales[2], to_float(run.v[3]) * scales[3]);
+                    zero ? make_float4(0.f, 0.f, 0.f, 0.f)
+                         : make_float4(to_float(run.v[0]) * scales[0], to_float(run.v[1]) * scales[1],
+                                       to_float(run.v[2]) * scales[2], to_float(run.v[3]) * scales[3]);
             }
         }
         src_ += kTileK * ld_;

@@ -54,7 +54,7 @@ public:
 
     // The scales of K block kb (counted from the problem's first).
     __device__ __forceinline__ KBlockScales load(const Sm90Params &p, int kb) const {
-        const float b = p.block_scale_b != nullptr ? __ldg(b_ + kb * p.scales_per_k_block_b) : 1.f;
+        const float b = p.block_scale_b != nullptr ? __ldg(b_ + static_cast<int64_t>(kb) * p.scales_per_k_block_b) : 1.f;
         if (p.block_scale_a == nullptr) return {b, b};
         const int64_t step = static_cast<int64_t>(kb) * p.scales_per_k_block_a;
         return {__ldg(a_lo_ + step) * b, __ldg(a_hi_ + step) * b};
@@ -63,7 +63,7 @@ public:
     // Starts bringing K block kb's scales into L2: each K block's lie on lines of their own, which a
     // load issued one block ahead would otherwise await from DRAM.
     __device__ __forceinline__ void prefetch(const Sm90Params &p, int kb) const {
-        if (p.block_scale_b != nullptr) prefetch_l2(b_ + kb * p.scales_per_k_block_b);
+        if (p.block_scale_b != nullptr) prefetch_l2(b_ + static_cast<int64_t>(kb) * p.scales_per_k_block_b);
         if (p.block_scale_a != nullptr) prefetch_l2(a_lo_ + static_cast<int64_t>(kb) * p.scales_per_k_block_a);
     }
 
