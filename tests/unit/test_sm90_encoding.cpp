@@ -160,6 +160,27 @@ TEST_CASE("a range of batches moves the batched matrices' bases, not the broadca
     CHECK(r.stride_a == p.stride_a);
 }
 
+TEST_CASE("a range of batches starts its block scales and its bias at its first batch, where they are per batch") {
+    static const float kScales[6 * 5 * 300] = {};  // the largest of the arrays below
+    static const float kBias[6 * 200] = {};
+    GemmParams p = problem(300, 200, 520, true, true);  // e4m3 in the scales' sense: 5 K blocks of 128
+    p.type_ab = kE4M3;
+    p.batch_count = 6;
+    p.stride_a = 300 * 520;
+    p.stride_b = 0;  // B broadcast: one set of scales for every batch
+    p.block_scale_a = kScales, p.block_rows_a = 1;
+    p.block_scale_b = kScales, p.block_cols_b = 128;
+    p.bias = kBias, p.stride_bias = 200, p.type_bias = kF32;
+    const GemmParams r = plan::batch_range(p, 4, 2);
+    CHECK(r.block_scale_a == kScales + 4 * 5 * 300);  // 5 K blocks x 300 rows a batch
+    CHECK(r.block_scale_b == kScales);
+    CHECK(static_cast<const char *>(r.bias) == reinterpret_cast<const char *>(kBias) + 4 * 200 * 4);
+    p.stride_b = 200 * 520, p.block_rows_a = 128;
+    const GemmParams s = plan::batch_range(p, 4, 2);
+    CHECK(s.block_scale_a == kScales + 4 * 5 * 3);  // 5 K blocks x 3 blocks of 128 rows
+    CHECK(s.block_scale_b == kScales + 4 * 5 * 2);  // 5 K blocks x 2 blocks of 128 columns
+}
+
 TEST_CASE("a problem of more than 2^31 - 1 work items launches in ranges of batches") {
     GemmParams p = problem(64, 32, 16, true, true);
     p.batch_count = 5;
