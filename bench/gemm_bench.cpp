@@ -553,10 +553,9 @@ void bench_gemm_workload(const Session &s, const GemmWorkload &w, const std::vec
         }
         s.progress.skip(std::max(0, gemm_steps(s, w, algorithms) - 2));  // the checks and the timing were two
     }
-    // A reference that ran is read against also where its values FAILED (cuBLASLt's block scales read
-    // in another layout than asyncgemm.h's): it timed the same product, and its row says so.
     std::optional<double> reference_ms;
-    if (results.size() > first && results[first].reference) reference_ms = results[first].median_ms;
+    if (results.size() > first && results[first].reference && results[first].outcome == Outcome::ok)
+        reference_ms = results[first].median_ms;
     for (std::size_t i = first; i < results.size(); ++i)
         if (reference_ms && results[i].median_ms) results[i].vs_cublas = *reference_ms / *results[i].median_ms;
     check_asyncgemm(asyncgemm_set_math_mode(s.handle, ASYNCGEMM_MATH_DEFAULT), "asyncgemm_set_math_mode");

@@ -45,6 +45,15 @@ void check_refused(const asyncgemm_matmul_desc_t &desc, asyncgemm_status_t statu
     CHECK_MESSAGE(message.find(text) != std::string::npos, message);
 }
 
+// An e4m3 product with the scales of A and B of these modes, at these addresses.
+asyncgemm_matmul_desc_t e4m3_desc(asyncgemm_scale_t mode_a, uintptr_t scale_a, asyncgemm_scale_t mode_b, uintptr_t scale_b) {
+    asyncgemm_matmul_desc_t d = valid_desc();
+    d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3;
+    d.scale_mode_a = mode_a, d.scale_a = at(scale_a);
+    d.scale_mode_b = mode_b, d.scale_b = at(scale_b);
+    return d;
+}
+
 }  // namespace
 
 TEST_CASE("matmul_desc: init sets struct_size, one batch, alpha 1 and AUTO, every other field zero") {
@@ -155,10 +164,7 @@ TEST_CASE("matmul_desc: a bias and an activation pass; 8-bit inputs with tensor 
 }
 
 TEST_CASE("matmul_desc: tensor scales reach the canonical problem, swapped with A and B for column-major D") {
-    asyncgemm_matmul_desc_t d = valid_desc();
-    d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3;
-    d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR, d.scale_a = at(0x600000);
-    d.scale_mode_b = ASYNCGEMM_SCALE_TENSOR, d.scale_b = at(0x600004);
+    asyncgemm_matmul_desc_t d = e4m3_desc(ASYNCGEMM_SCALE_TENSOR, 0x600000, ASYNCGEMM_SCALE_TENSOR, 0x600004);
     GemmParams p = canonicalize(matmul_args(&d));
     CHECK(p.type_ab == kE4M3);
     CHECK(p.scale_a == at(0x600000));
@@ -174,10 +180,7 @@ TEST_CASE("matmul_desc: tensor scales reach the canonical problem, swapped with 
 }
 
 TEST_CASE("matmul_desc: block scales reach the canonical problem with their granularity, not as tensor scales") {
-    asyncgemm_matmul_desc_t d = valid_desc();
-    d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3;
-    d.scale_mode_a = ASYNCGEMM_SCALE_BLOCK_1x128, d.scale_a = at(0x600000);
-    d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_128x128, d.scale_b = at(0x700000);
+    asyncgemm_matmul_desc_t d = e4m3_desc(ASYNCGEMM_SCALE_BLOCK_1x128, 0x600000, ASYNCGEMM_SCALE_BLOCK_128x128, 0x700000);
     GemmParams p = canonicalize(matmul_args(&d));
     CHECK(p.scale_a == nullptr);
     CHECK(p.scale_b == nullptr);
@@ -200,8 +203,7 @@ TEST_CASE("matmul_desc: block scales reach the canonical problem with their gran
     p = canonicalize(matmul_args(&d));
     CHECK(p.block_scale_b == nullptr);
     // One column of D: per column of B and per 128 columns are the same scales.
-    d = valid_desc(), d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.n = 1;
-    d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_1x128, d.scale_b = at(0x700000);
+    d = e4m3_desc(ASYNCGEMM_SCALE_NONE, 0, ASYNCGEMM_SCALE_BLOCK_1x128, 0x700000), d.n = 1;
     p = canonicalize(matmul_args(&d));
     CHECK(p.block_cols_b == 128);
 }

@@ -27,7 +27,7 @@ public:
         : last_(static_cast<int32_t>(min(extent - 1 - x0, static_cast<int64_t>(INT32_MAX)))), shift_(__ffs(rows) - 1) {
         if (scales != nullptr)
             column_ = scales + (batched ? batch * block_scale_count(extent, k, rows) : 0) +
-                      kb * scale_blocks(extent, rows) + (x0 >> shift_);
+                      block_scale_offset(x0, kb, extent, rows);
     }
 
     __device__ __forceinline__ float operator()(int x) const {

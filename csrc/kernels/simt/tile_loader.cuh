@@ -85,12 +85,14 @@ public:
                     }
                 }
             } else {
-                const Vector<T, kRunLength> run = zero ? Vector<T, kRunLength>{} : load_run(src);
                 // Zeros past K stay zeros whatever the scale (an infinite one would make them NaN).
-                *reinterpret_cast<float4 *>(tile + shared_offset_ + r * kRunStepK * kStride) =
-                    zero ? make_float4(0.f, 0.f, 0.f, 0.f)
-                         : make_float4(to_float(run.v[0]) * scales[0], to_float(run.v[1]) * scales[1],
-                                       to_float(run.v[2]) * scales[2], to_float(run.v[3]) * scales[3]);
+                float4 values = make_float4(0.f, 0.f, 0.f, 0.f);
+                if (!zero) {
+                    const Vector<T, kRunLength> run = load_run(src);
+                    values = make_float4(to_float(run.v[0]) * scales[0], to_float(run.v[1]) * scales[1],
+                                         to_float(run.v[2]) * scales[2], to_float(run.v[3]) * scales[3]);
+                }
+                *reinterpret_cast<float4 *>(tile + shared_offset_ + r * kRunStepK * kStride) = values;
             }
         }
         src_ += kTileK * ld_;

@@ -46,12 +46,12 @@ public:
     __device__ __forceinline__ BlockScaleReader(const Sm90Params &p, int64_t batch, int32_t row, int32_t col) {
         if (p.block_scale_a != nullptr) {
             const float *a = p.block_scale_a + (p.a_batched ? batch * p.k_blocks * p.scales_per_k_block_a : 0);
-            a_lo_ = a + min(row, p.m - 1) / p.block_rows_a;
-            a_hi_ = a + min(row + 8, p.m - 1) / p.block_rows_a;
+            a_lo_ = a + block_scale_offset(min(row, p.m - 1), 0, p.m, p.block_rows_a);
+            a_hi_ = a + block_scale_offset(min(row + 8, p.m - 1), 0, p.m, p.block_rows_a);
         }
         if (p.block_scale_b != nullptr)
             b_ = p.block_scale_b + (p.b_batched ? batch * p.k_blocks * p.scales_per_k_block_b : 0) +
-                 min(col, p.n - 1) / p.block_cols_b;
+                 block_scale_offset(min(col, p.n - 1), 0, p.n, p.block_cols_b);
     }
 
     // The scales of K block kb (counted from the problem's first).
