@@ -6,9 +6,9 @@
 //
 // A block's wgmma must finish before its products are read, so the warpgroup keeps no group in flight
 // across blocks; the other consumer warpgroup's MMAs keep the tensor cores busy while this one adds.
-// The next block's scales are loaded from global memory while this block's MMAs run, after a
-// prefetch into L2 further ahead.  The K loop still waits on those loads (ncu: the first stall), which
-// holds these kernels to about 0.6x the tensor-scaled ones (bench/RESULTS.md).
+// A block's scales are loaded from global memory kScaleLoadsAhead blocks before it is promoted, after
+// a prefetch into L2 further ahead: loaded one block ahead, the loads' latency outlasted the block's
+// MMAs, and the K loop waited on them (bench/RESULTS.md).
 #pragma once
 
 #include <stdint.h>
@@ -25,10 +25,19 @@ namespace asyncgemm::sm90 {
 
 static_assert(kRowBytes == kScaleBlockK, "an 8-bit K block is one block scale's depth");
 
-// How far ahead of the K block being multiplied its scales are prefetched into L2, in blocks: the
-// load one block ahead then finds them there, not in DRAM (H200: 8 blocks 3-17% faster than 1 on
-// the block-scaled shapes measured, 4 in between; bench/RESULTS.md).
+// How many K blocks ahead of its promotion a block's scales are loaded into registers, and how far
+// ahead of that load they are prefetched into L2 (H200: prefetching 8 blocks ahead of a load one
+// block ahead was 3-17% faster than 1 on the block-scaled shapes measured, 4 in between;
+// bench/RESULTS.md).  The K loop is unrolled kScaleLoadsAhead times, so that each block's scales
+// stay in registers of their own until used: rotated through copies, they would be waited for at the
+// copy.
+inline constexpr int kScaleLoadsAhead = 4;
 inline constexpr int kScalePrefetchBlocks = 8;
+
+// A K block's scales as loaded: A's of the thread's two rows and B's of its warpgroup's columns.
+struct LoadedScales {
+    float a_lo = 1.f, a_hi = 1.f, b = 1.f;
+};
 
 // The scales one thread applies to a K block's products: those of its rows r (lo) and r + 8 (hi),
 // each times its columns' one (a warpgroup's columns share one: applies_block_scales).
@@ -54,12 +63,21 @@ public:
                  block_scale_offset(min(col, p.n - 1), 0, p.n, p.block_cols_b);
     }
 
-    // The scales of K block kb (counted from the problem's first).
-    __device__ __forceinline__ KBlockScales load(const Sm90Params &p, int kb) const {
-        const float b = p.block_scale_b != nullptr ? __ldg(b_ + static_cast<int64_t>(kb) * p.scales_per_k_block_b) : 1.f;
-        if (p.block_scale_a == nullptr) return {b, b};
-        const int64_t step = static_cast<int64_t>(kb) * p.scales_per_k_block_a;
-        return {__ldg(a_lo_ + step) * b, __ldg(a_hi_ + step) * b};
+    // Issues the loads of K block kb's scales (kb counted from the problem's first).
+    __device__ __forceinline__ LoadedScales load(const Sm90Params &p, int kb) const {
+        LoadedScales s;
+        if (p.block_scale_b != nullptr) s.b = __ldg(b_ + static_cast<int64_t>(kb) * p.scales_per_k_block_b);
+        if (p.block_scale_a != nullptr) {
+            const int64_t step = static_cast<int64_t>(kb) * p.scales_per_k_block_a;
+            s.a_lo = __ldg(a_lo_ + step);
+            s.a_hi = __ldg(a_hi_ + step);
+        }
+        return s;
+    }
+
+    // The scales of the products of a block whose scales `loaded` holds.
+    __device__ __forceinline__ static KBlockScales combine(const LoadedScales &loaded) {
+        return {loaded.a_lo * loaded.b, loaded.a_hi * loaded.b};
     }
 
     // Starts bringing K block kb's scales into L2: each K block's lie on lines of their own, which a
@@ -90,32 +108,43 @@ __device__ __forceinline__ void multiply_tile_block_scaled(float (&acc)[warpgrou
     const uint64_t b_stage0 = b_descriptor<Config>(smem_addr(smem.b_tile(0)), wg, true);
 #pragma unroll
     for (int i = 0; i < kN / 2; ++i) acc[i] = 0.f;
-    for (int kb = 1; kb <= kScalePrefetchBlocks && kb < k_blocks; ++kb) scales.prefetch(p, first_block + kb);
-    KBlockScales next = scales.load(p, first_block);
-    for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
-        const KBlockScales s = next;
-        wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
-        const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
-        const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
-        const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
-        float part[kN / 2];
-        wgmma_fence();
+    LoadedScales ahead[kScaleLoadsAhead];  // block kb's in ahead[kb % kScaleLoadsAhead]
 #pragma unroll
-        for (int step = 0; step < kMmaSteps; ++step)
-            wgmma_m64k32_f8<T, kN>(part, advance_descriptor(a_first, step * k_major_step_bytes()),
-                                   advance_descriptor(b_first, step * k_major_step_bytes()), step > 0);
-        wgmma_commit_group();
-        if (kb + 1 < k_blocks) next = scales.load(p, first_block + kb + 1);
-        if (kb + 1 + kScalePrefetchBlocks < k_blocks) scales.prefetch(p, first_block + kb + 1 + kScalePrefetchBlocks);
-        wgmma_wait_group<0>();
-        wgmma_fence_operands(part);
-        if (leader) arrive(empty0 + 8 * static_cast<uint32_t>(slot.index));
-        // wgmma's m64 layout: a thread's d[4j] and d[4j + 1] lie in its row r, d[4j + 2] and d[4j + 3]
-        // in row r + 8.
+    for (int j = 0; j < kScaleLoadsAhead; ++j)
+        if (j < k_blocks) ahead[j] = scales.load(p, first_block + j);
+    for (int kb = kScaleLoadsAhead; kb < kScaleLoadsAhead + kScalePrefetchBlocks && kb < k_blocks; ++kb)
+        scales.prefetch(p, first_block + kb);
+    for (int round = 0; round < k_blocks; round += kScaleLoadsAhead) {
 #pragma unroll
-        for (int i = 0; i < kN / 2; ++i) {
-            const float scale = (i & 2) != 0 ? s.hi : s.lo;
-            acc[i] = fmaf(part[i], scale, acc[i]);
+        for (int j = 0; j < kScaleLoadsAhead; ++j) {
+            const int kb = round + j;
+            if (kb >= k_blocks) break;
+            wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
+            const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
+            const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
+            const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
+            float part[kN / 2];
+            wgmma_fence();
+#pragma unroll
+            for (int step = 0; step < kMmaSteps; ++step)
+                wgmma_m64k32_f8<T, kN>(part, advance_descriptor(a_first, step * k_major_step_bytes()),
+                                       advance_descriptor(b_first, step * k_major_step_bytes()), step > 0);
+            wgmma_commit_group();
+            const KBlockScales s = BlockScaleReader::combine(ahead[j]);
+            if (kb + kScaleLoadsAhead < k_blocks) ahead[j] = scales.load(p, first_block + kb + kScaleLoadsAhead);
+            if (kb + kScaleLoadsAhead + kScalePrefetchBlocks < k_blocks)
+                scales.prefetch(p, first_block + kb + kScaleLoadsAhead + kScalePrefetchBlocks);
+            wgmma_wait_group<0>();
+            wgmma_fence_operands(part);
+            if (leader) arrive(empty0 + 8 * static_cast<uint32_t>(slot.index));
+            slot.advance();
+            // wgmma's m64 layout: a thread's d[4j] and d[4j + 1] lie in its row r, d[4j + 2] and d[4j + 3]
+            // in row r + 8.
+#pragma unroll
+            for (int i = 0; i < kN / 2; ++i) {
+                const float scale = (i & 2) != 0 ? s.hi : s.lo;
+                acc[i] = fmaf(part[i], scale, acc[i]);
+            }
         }
     }
 }
