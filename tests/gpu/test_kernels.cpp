@@ -137,6 +137,14 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
         fused.bias_mode = ASYNCGEMM_BIAS_PER_COL;
         fused.activation = ASYNCGEMM_ACT_GELU_ERF;
         cases.push_back(fused);
+        // Without C (applied to the accumulators on SM90), alpha folded in, an f32 bias per row.
+        fused.type_cd = ASYNCGEMM_R_16F;
+        fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
+        fused.c_source = CSource::Null;
+        fused.alpha = -0.75f, fused.beta = 0.0f;
+        fused.bias_mode = ASYNCGEMM_BIAS_PER_ROW, fused.bias_f32 = true;
+        fused.activation = ASYNCGEMM_ACT_GELU_TANH;
+        cases.push_back(fused);
     }
     // A batch, B broadcast.
     GemmCase batch = base;
@@ -163,6 +171,10 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
         scaled.bias_mode = ASYNCGEMM_BIAS_PER_COL, scaled.activation = ASYNCGEMM_ACT_SILU;
         scaled.type_cd = ASYNCGEMM_R_32F;
         cases.push_back(scaled);
+        scaled.c_source = CSource::Null, scaled.beta = 0.0f;  // the fused pass without C
+        scaled.activation = ASYNCGEMM_ACT_RELU;
+        cases.push_back(scaled);
+        scaled.c_source = CSource::Buffer, scaled.beta = 0.5f, scaled.activation = ASYNCGEMM_ACT_SILU;
         GemmCase scaled_batch = batch;
         scaled_batch.m = 200, scaled_batch.n = 260, scaled_batch.k = 300;
         scaled_batch.block_a = ASYNCGEMM_SCALE_BLOCK_128x128, scaled_batch.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;

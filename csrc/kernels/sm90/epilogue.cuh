@@ -9,11 +9,14 @@
 // tile of more chunks than buffers may hold its last chunks in registers for the next tile's mainloop
 // to store (HeldChunks).
 //
-// A fused bias and activation are applied to staged fp32 values, not in the unrolled register code:
-// there, inlined at each of a thread's 128 elements, the activations made one translation unit 13
-// times larger (9.6 MB of SASS, ten minutes of ptxas) and spilled.  The tile's alpha * acc is staged
-// as fp32, 32 columns at a time, and one out-of-line pass for every D type adds beta * C and the bias,
-// applies the activation and stores D rounded once, by the threads (store_tile_fused).
+// A fused bias and activation without C are applied to the accumulators in place, and the tile is
+// then stored as a plain one (fuse_into_accumulators): one unrolled pass per activation, in
+// consumers of their own.  With C (added before the activation), and for GELU (erf), whose
+// erfc at 128 live accumulators ran slower there, the tile's alpha * acc is staged as fp32, 32
+// columns at a time, and one out-of-line pass for every D type adds beta * C and the bias, applies the
+// activation and stores D rounded once, by the threads (store_tile_fused): inlined at each of a
+// thread's 128 elements in every store variant, the activations had made one translation unit 13
+// times larger and spilled.
 #pragma once
 
 #include <cuda/ptx>
@@ -212,6 +215,90 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
                     }
                 }
             });
+    }
+}
+
+// acc = act(acc), the activation a constant, over a warpgroup tile's accumulators.
+template <Activation kActivation, int kCount>
+__device__ __forceinline__ void activate_accumulators(float (&acc)[kCount]) {
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) acc[i] = activate(acc[i], kActivation);
+}
+
+// Adds a bias per column, of type TBias, to a warpgroup tile's accumulators: the thread's columns
+// col + 8g and col + 8g + 1 of D, 0 past its edge where not kInside (every column inside).  The
+// values are loaded 16 at a time, every load of a batch before any is used, so that the tile waits
+// for memory a few times and not once per column (L1 serves the tile's threads, which share them).
+template <typename TBias, int kN, bool kInside>
+__device__ __forceinline__ void add_column_bias(float (&acc)[kN / 2], const TBias *bias, int32_t col, int32_t n) {
+    constexpr int kBatch = 16;  // two values of each of 8 accumulator groups
+    static_assert(kN / 4 % kBatch == 0, "whole batches of columns");
+#pragma unroll
+    for (int first = 0; first < kN / 4; first += kBatch) {
+        float b[kBatch];
+#pragma unroll
+        for (int i = 0; i < kBatch; ++i) {
+            const int32_t c = col + 8 * ((first + i) / 2) + i % 2;
+            b[i] = kInside || c < n ? to_float(__ldg(bias + c)) : 0.f;
+        }
+#pragma unroll
+        for (int i = 0; i < kBatch; ++i) {
+            const int group = (first + i) / 2;
+            acc[4 * group + i % 2] += b[i];
+            acc[4 * group + 2 + i % 2] += b[i];
+        }
+    }
+}
+
+// Adds one batch's bias, of type TBias, to a warpgroup tile's accumulators: per row (the thread's
+// rows row and row + 8, 0 past D's edge) or per column (add_column_bias).  (row0, col0): the
+// warpgroup tile's first element.
+template <typename TBias, int kN>
+__device__ __forceinline__ void add_bias(float (&acc)[kN / 2], const Sm90Params &p, int64_t batch, int32_t row0,
+                                         int32_t col0, int thread) {
+    const TBias *const bias = static_cast<const TBias *>(p.bias) + batch * p.stride_bias;
+    // wgmma's m64 layout: acc[4g + 2h + e] lies in row 16 warp + lane / 4 + 8h, column 8g + 2 (lane % 4) + e.
+    if (p.bias_per_row != 0) {
+        const int32_t row = row0 + 16 * (thread / 32) + thread % 32 / 4;
+        const float lo = row < p.m ? to_float(__ldg(bias + row)) : 0.f;
+        const float hi = row + 8 < p.m ? to_float(__ldg(bias + row + 8)) : 0.f;
+#pragma unroll
+        for (int i = 0; i < kN / 2; ++i) acc[i] += (i & 2) != 0 ? hi : lo;
+    } else if (col0 + kN <= p.n) {
+        add_column_bias<TBias, kN, true>(acc, bias, col0 + 2 * (thread % 4), p.n);
+    } else {
+        add_column_bias<TBias, kN, false>(acc, bias, col0 + 2 * (thread % 4), p.n);
+    }
+}
+
+// Whether a launch's fused bias and activation are applied to the accumulators (fuse_into_accumulators):
+// without C (beta == 0), and an activation other than GELU (erf); else staged (store_tile_fused).
+__device__ __forceinline__ bool fuses_in_registers(const Sm90Params &p) {
+    return p.beta == 0.f && static_cast<Activation>(p.activation) != Activation::GeluErf;
+}
+
+// The fused bias and activation of a launch that fuses_in_registers, applied to a warpgroup tile's
+// accumulators in place: acc = act(alpha * acc + bias) in fp32, so that store_tile then stores the
+// tile as a plain one (alpha 1: stmatrix and TMA, the stores overlapping what follows).  The bias's
+// type and the activation, launch constants, are each chosen once, around unrolled code of their own.
+// thread: the thread's index in its warpgroup; (row0, col0): the warpgroup tile's first element.
+template <int kN>
+__device__ __forceinline__ void fuse_into_accumulators(float (&acc)[kN / 2], const Sm90Params &p, int thread,
+                                                       int32_t row0, int32_t col0, int64_t batch, float alpha) {
+#pragma unroll
+    for (int i = 0; i < kN / 2; ++i) acc[i] = scaled_product(alpha, acc[i]);
+    if (p.bias != nullptr) {
+        switch (p.type_bias) {
+        case kF32: add_bias<float, kN>(acc, p, batch, row0, col0, thread); break;
+        case kF16: add_bias<__half, kN>(acc, p, batch, row0, col0, thread); break;
+        default: add_bias<__nv_bfloat16, kN>(acc, p, batch, row0, col0, thread); break;
+        }
+    }
+    switch (static_cast<Activation>(p.activation)) {
+    case Activation::Relu: activate_accumulators<Activation::Relu>(acc); break;
+    case Activation::GeluTanh: activate_accumulators<Activation::GeluTanh>(acc); break;
+    case Activation::Silu: activate_accumulators<Activation::Silu>(acc); break;
+    default: break;  // None; GELU (erf) is staged
     }
 }
 

@@ -57,8 +57,10 @@ namespace ptx = cuda::ptx;
 enum class Store {
     Now,         // as each tile's mainloop ends: D of any type, without C
     NowAddC,     // as each tile's mainloop ends, adding beta * C
-    Fused,       // through the fused bias and activation, with C or not, D of any type, stored by
-                 // the threads (store_tile_fused)
+    Fused,       // as Now, the fused bias and activation applied to the accumulators first
+                 // (fuse_into_accumulators): without C, and an activation other than GELU (erf)
+    FusedStaged, // through the fused bias and activation, with C or not, D of any type, staged as
+                 // fp32 and stored by the threads (store_tile_fused)
     Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
                // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
 };
@@ -133,16 +135,24 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
         const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
         const int64_t batch = tile.batch;
+        if constexpr (kStore == Store::FusedStaged) {
+            store_tile_fused<Config>(acc, p, smem, consumer, thread, row0, col0, batch, alpha);
+            continue;
+        }
+        // alpha as the store applies it: the fused pass applied it already.
+        float store_alpha = alpha;
+        if constexpr (kStore == Store::Fused) {
+            fuse_into_accumulators<kN>(acc, p, thread, row0, col0, batch, alpha);
+            store_alpha = 1.f;
+        }
         if constexpr (kDeferred) {
             store_tile<T, Config, false, HeldChunks<T, Config>::kFirst>(acc, p, smem, consumer, thread, row0, col0,
-                                                                          batch, alpha, state);
-            held.hold(acc, alpha, row0, col0, batch);
-        } else if constexpr (kStore == Store::Fused) {
-            store_tile_fused<Config>(acc, p, smem, consumer, thread, row0, col0, batch, alpha);
+                                                                          batch, store_alpha, state);
+            held.hold(acc, store_alpha, row0, col0, batch);
         } else {
             with_output_type(p.type_cd, [&](auto out) {
-                store_tile<decltype(out), Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch, alpha,
-                                                         state);
+                store_tile<decltype(out), Config, kAddC>(acc, p, smem, consumer, thread, row0, col0, batch,
+                                                         store_alpha, state);
             });
         }
     }
@@ -156,7 +166,13 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
 template <typename T, int Config, bool kBlockScaled>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer, OperandMajors majors) {
+    // A fused epilogue in registers where it can be: C must be added before the activation, and GELU
+    // (erf), erfc's long chain at 128 accumulators, ran 30% slower there than staged (bench/RESULTS.md).
     if (p.bias != nullptr || p.activation != 0) {
+        if (!fuses_in_registers(p)) {
+            consume<T, Config, Store::FusedStaged, kBlockScaled>(p, smem, consumer, majors);
+            return;
+        }
         consume<T, Config, Store::Fused, kBlockScaled>(p, smem, consumer, majors);
         return;
     }
