@@ -6,6 +6,8 @@
 //
 // A block's wgmma must finish before its products are read, so the warpgroup keeps no group in flight
 // across blocks; the other consumer warpgroup's MMAs keep the tensor cores busy while this one adds.
+// (Reading one register tile while another's wgmma runs, inside the K loop, makes ptxas serialize
+// every wgmma of the kernel: bench/RESULTS.md.)
 // A block's scales are loaded from global memory kScaleLoadsAhead blocks before it is promoted, after
 // a prefetch into L2 further ahead: loaded one block ahead, the loads' latency outlasted the block's
 // MMAs, and the K loop waited on them (bench/RESULTS.md).
