@@ -78,14 +78,6 @@
     block_tolerance(Tout, algo, fast) =
         eight_bit_kernels && fast && algo in (:auto, :sm90_tma_wgmma) ? max(tolerance(Tout), 2e-2) : tolerance(Tout)
 
-    # The status of the library's refusal, thrown as AsyncGemmError; nothing when f ran.
-    refusal(f) = try
-        f()
-        nothing
-    catch err
-        err isa AsyncGemmError ? err.status : rethrow()
-    end
-
     # K = 416: 4 blocks of K, the last partial; K = 48: one partial block. M = 320 and N = 200 and 136:
     # partial 128×128 blocks. Every stored matrix's columns lie a multiple of 16 bytes apart.
     shapes = ((320, 200, 416), (256, 136, 48))

@@ -47,6 +47,15 @@ function ran(f, may_decline::Bool; declined=DECLINED_GEMM)
     end
 end
 
+# The status of the library's refusal of f(), thrown as AsyncGemmError; nothing when f ran. Any other
+# failure is rethrown.
+refusal(f) = try
+    f()
+    nothing
+catch err
+    err isa AsyncGemmError ? err.status : rethrow()
+end
+
 gemm_algorithms() = [:auto; AsyncGemm.algorithms()]
 
 # The stored matrix behind a test operand (OPS wraps it in at most one layer).
