@@ -13,7 +13,7 @@
 
 #define ASYNCGEMM_VERSION_MAJOR 0
 #define ASYNCGEMM_VERSION_MINOR 2
-#define ASYNCGEMM_VERSION_PATCH 2
+#define ASYNCGEMM_VERSION_PATCH 3
 
 #if defined(_WIN32)
 #define ASYNCGEMM_API
@@ -170,6 +170,15 @@ typedef enum {
    scales in x order (the x dimension contiguous, as DeepGEMM and cuBLASLt store the activations'):
      BLOCK_1x128:   the scale of element (x, k) at scale[kb * X + x]                     (X * KB values)
      BLOCK_128x128: the scale of element (x, k) at scale[kb * ceil(X / 128) + x / 128]   (ceil(X / 128) * KB)
+   The MX scales (MX_32, the OCP Microscaling formats' MXFP8) are bytes, each an unsigned power of
+   two 2^(e - 127) (UE8M0; 0xFF is NaN), one per x and 32 elements of K (K block j = k / 32), set on
+   A and B both, in cuBLASLt's VEC32_UE8M0 layout (PyTorch's "blocked" scales): tiles of 128 x by 4
+   K blocks, 512 bytes each, rows of tiles (128 x each) one after another, in a row the ceil(k / 128)
+   tiles along K in order, and in a tile the scale of x and j at
+     (x % 32) * 16 + ((x % 128) / 32) * 4 + j % 4
+   i.e. ceil(X / 128) * ceil(k / 128) * 512 bytes a problem, 16-byte aligned.  X and k are padded to
+   whole tiles: the padding's values scale no element of D, but the K blocks past k in the last tile
+   must not be 0xFF (a NaN scale poisons the tensor core's block sums; zero bytes are safe).
    A batched operand (stride non-zero) has one such array per problem, each following the one
    before; a broadcast operand (stride 0) has one for all problems.  The scales are read while the
    product runs, so a kernel earlier in the stream may write them. */
@@ -178,7 +187,7 @@ typedef enum {
     ASYNCGEMM_SCALE_TENSOR = 1,        /* one fp32 for the whole matrix (device memory) */
     ASYNCGEMM_SCALE_BLOCK_1x128 = 2,   /* fp32 per row of op(A) (column of op(B)) and 128 elements of K */
     ASYNCGEMM_SCALE_BLOCK_128x128 = 3, /* fp32 per 128 x 128 block of op(A) or op(B) */
-    ASYNCGEMM_SCALE_MX_32 = 4          /* UE8M0 per 32 elements of K (MXFP8; tcgen05 block_scale) */
+    ASYNCGEMM_SCALE_MX_32 = 4          /* UE8M0 per row of op(A) (column of op(B)) and 32 elements of K */
 } asyncgemm_scale_t;
 
 /* Everything one product takes.  Fields are only ever appended: a caller sets struct_size to the
@@ -202,9 +211,10 @@ typedef struct {
     /* Scales of 8-bit A and B (ASYNCGEMM_SCALE_NONE for other types), each operand its own mode.  This
        version serves NONE (1), TENSOR (scale_a or scale_b points to one fp32 in device memory, 4-byte
        aligned, read when the product runs, so a kernel earlier in the stream may write it, and folded
-       into alpha) and the two BLOCK modes (fp32 arrays laid out as asyncgemm_scale_t says, applied to
-       each 128-deep K block's products in fp32).  MX_32 is NOT_SUPPORTED.  Without a product (k = 0 or
-       alpha = 0) no scale is read, checked or refused. */
+       into alpha), the two BLOCK modes (fp32 arrays laid out as asyncgemm_scale_t says, applied to
+       each 128-deep K block's products in fp32) and MX_32 (on A and B both, UE8M0 bytes laid out as
+       asyncgemm_scale_t says).  Without a product (k = 0 or alpha = 0) no scale is read, checked or
+       refused. */
     asyncgemm_scale_t scale_mode_a, scale_mode_b; const void *scale_a, *scale_b;
     asyncgemm_algo_t algo;
 } asyncgemm_matmul_desc_t;
@@ -231,7 +241,12 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    weights; it then accumulates each K block's products in fp32 with the scales applied (DeepGEMM's
    promotion).  Everything else block-scaled runs on SIMT, which scales the inputs as it loads them
    (exact fp32 sums, slow); AUTO takes it, and ASYNC_COPY, PIPELINED and SM100_TCGEN05 named are
-   NOT_SUPPORTED. */
+   NOT_SUPPORTED.  MX scales: on Blackwell, SM100_TCGEN05 (and AUTO) multiplies with tcgen05's
+   block-scaled MMAs (kind::mxf8f6f4, the scale tiles copied into tensor memory by tcgen05.cp) where
+   the operands are K-major with 16-byte rows and no bias or activation is fused: compiled and checked
+   by its self-check on first use, never run by this project.  Everything else MX-scaled runs on SIMT
+   as block scales do (AUTO takes it on every GPU; its scaled inputs must lie in fp32's range), and
+   ASYNC_COPY, PIPELINED and SM90_TMA_WGMMA named are NOT_SUPPORTED. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 

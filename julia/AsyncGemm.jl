@@ -14,7 +14,9 @@ under `FAST_MATH`) unless the task chooses with [`set_math_mode!`](@ref).
 dequantizing scales, one per matrix or one per block (1×128 or 128×128), on any GPU and in any
 form: on Hopper the 8-bit tensor cores multiply K-major ones (with block scales, where `A`'s are
 not one per row), and everything else runs on Float16 copies (with block scales, on SIMT kernels).
-See [`matmul!`](@ref).
+They may also have MX scales, a power of two per row and 32 elements of K, which
+[`mx_scales`](@ref) lays out: on Blackwell the tensor cores multiply K-major ones, and everything
+else runs on SIMT kernels. See [`matmul!`](@ref).
 
 See [`matmul!`](@ref), [`copy2d!`](@ref), [`algorithms`](@ref), [`set_math_mode!`](@ref) and
 [`set_autotune!`](@ref).
@@ -34,8 +36,8 @@ using DLFP8Types: Float8_E4M3FN, Float8_E5M2
 
 include("compat.jl")  # CUDA.jl's names and @gcsafe_ccall, in every admitted CUDA.jl version
 
-public matmul!, matmul, copy2d!, algorithms, version, functional, set_math_mode!, math_mode,
-       set_autotune!, AsyncGemmError
+public matmul!, matmul, mx_scales, copy2d!, algorithms, version, functional, set_math_mode!,
+       math_mode, set_autotune!, AsyncGemmError
 
 include("library.jl")
 include("libasyncgemm.jl")

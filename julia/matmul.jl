@@ -41,20 +41,21 @@ value is 448, and DLFP8Types rounds magnitudes from 480 on to NaN); `C` then has
 BFloat16 or Float32 elements, and the products accumulate in Float32. `scale_a` and `scale_b`
 dequantize them, each its own way: `nothing` (a scale of 1), a tensor scale, one Float32 for the
 whole matrix in a one-element `CuArray{Float32}` (or a view of one element of one), or block
-scales, a `CuMatrix{Float32}` (see "Block scales" below). The GPU reads them when the product runs,
-so scales computed there need no synchronization. With tensor scales `sa = scale_a[]` and
-`sb = scale_b[]`,
+scales, a `CuMatrix{Float32}` (see "Block scales" below); or both are MX scales, UInt8 exponents
+in a `CuVector{UInt8}` (see "MX scales" below). The GPU reads them when the product runs, so scales
+computed there need no synchronization. With tensor scales `sa = scale_a[]` and `sb = scale_b[]`,
 
     C = act.(α·sa·sb·(A·B) + β·C .+ bias)
 
 the product of the dequantized `sa .* Float32.(A)` and `sb .* Float32.(B)`. A scale with inputs
-that are not 8-bit, one that is neither one Float32 nor block scales of a size given below, one
-not in GPU memory (or that lies in `C`), block scales that are not contiguous, 8-bit `A` and `B`
-of different types, and an 8-bit `C` throw an `ArgumentError` before anything runs on the GPU.
+that are not 8-bit, one that is neither one Float32 nor block or MX scales of a size given below,
+one not in GPU memory (or that lies in `C`), block or MX scales that are not contiguous, MX scales
+of one operand only or not 16-byte aligned, 8-bit `A` and `B` of different types, and an 8-bit `C`
+throw an `ArgumentError` before anything runs on the GPU.
 8-bit inputs need libasyncgemm 0.2.1 or later.
 
-Without block scales, where they run depends on the GPU and on the form of `A` and `B`. On Hopper
-GPUs (compute capability 9.0), with `algo` `:auto` or `:sm90_tma_wgmma`, the 8-bit tensor cores
+Without block or MX scales, where they run depends on the GPU and on the form of `A` and `B`. On
+Hopper GPUs (compute capability 9.0), with `algo` `:auto` or `:sm90_tma_wgmma`, the 8-bit tensor cores
 multiply them where both operands are K-major (K runs down the columns of both stored matrices),
 which in Julia's column-major terms is
 
@@ -67,8 +68,8 @@ its columns (and matrices of a batch) a multiple of 16 bytes apart, so K a multi
 whole `At` or `B`. These kernels sum the exact products with fewer bits than Float32 keeps: the
 library measured `D` within 4e-3 of max |D| of a Float32 sum at K = 4096.
 
-Every other case without block scales is served as well, on Float16 copies: another GPU, any other
-form (a plain M×K `A`, a transposed `B`, both), columns that are not 16-byte aligned, or
+Every other case without block or MX scales is served as well, on Float16 copies: another GPU, any
+other form (a plain M×K `A`, a transposed `B`, both), columns that are not 16-byte aligned, or
 `:async_copy` or `:pipelined` named (and `:sm90_tma_wgmma` named for inputs its 8-bit kernels cannot
 read). There the library first widens `A` and `B`, exactly, into Float16 copies in the task's
 workspace and multiplies those with a 16-bit kernel, reading the scales itself: exact products
@@ -114,11 +115,11 @@ cld(p, 128)]`: K's blocks run along the second dimension of both. Where M = 1 (N
 are one and mean the same. A one-element scale is a tensor scale (where it also has a block
 size, its one block covers the whole matrix); any other size throws an `ArgumentError` naming the
 sizes that fit. Either operand may have block scales, a tensor scale or none, whatever the other
-has. In a batch, an operand that holds one matrix per batch has a matrix of scales per batch, a
-3-d array with the batch along the third dimension (`(M, KB, count)` or `(cld(M, 128), KB, count)`
-for `A`); one that serves every batch has one matrix of scales (or size 1 along the third
-dimension). With `sa[i, p]` the scale of `A[i, p]` and `sb[p, j]` that of `B[p, j]` (a tensor
-scale, a block's, or 1),
+has (but not MX scales, which both have or neither). In a batch, an operand that holds one matrix
+per batch has a matrix of scales per batch, a 3-d array with the batch along the third dimension
+(`(M, KB, count)` or `(cld(M, 128), KB, count)` for `A`); one that serves every batch has one
+matrix of scales (or size 1 along the third dimension). With `sa[i, p]` the scale of `A[i, p]`
+and `sb[p, j]` that of `B[p, j]` (a tensor scale, a block's, or 1),
 
     C = act.(α·((sa .* Float32.(A))·(sb .* Float32.(B))) + β·C .+ bias)
 
@@ -140,6 +141,48 @@ serves every block-scaled product; `:sm90_tma_wgmma` throws an [`AsyncGemmError`
 `ASYNCGEMM_STATUS_MISALIGNED` where TMA cannot load or store a matrix; `:async_copy`, `:pipelined`
 and `:sm100_tcgen05` throw `ASYNCGEMM_STATUS_NOT_SUPPORTED`. Block scales need libasyncgemm 0.2.2 or
 later.
+
+# MX scales
+
+`scale_a` and `scale_b` may instead both be MX scales, the OCP Microscaling formats' MXFP8 as
+cuBLASLt and PyTorch scale FP8 on Blackwell: one byte per row of `A` (column of `B`) and 32 elements
+of K, an exponent `e` that stands for the power of two `2^(e - 127)` (UE8M0; 0xFF is NaN), in a
+`CuVector{UInt8}` (or a contiguous `CuArray{UInt8}` of any shape, or a contiguous view of one) that
+starts 16-byte aligned, as a `CuArray` does. Sizes are those of `A` (M×K) and `B` (K×N) as
+`matmul!` takes them:
+
+| scale     | bytes                             | one UInt8 per                        | C API mode              |
+|:----------|:----------------------------------|:-------------------------------------|:------------------------|
+| `scale_a` | `cld(M, 128) * cld(K, 128) * 512` | row of `A` and 32 elements of K      | `ASYNCGEMM_SCALE_MX_32` |
+| `scale_b` | `cld(N, 128) * cld(K, 128) * 512` | column of `B` and 32 elements of K   | `ASYNCGEMM_SCALE_MX_32` |
+
+The bytes lie in cuBLASLt's VEC32_UE8M0 tiles of 128 rows by 4 blocks of K, which
+[`mx_scales`](@ref) lays out from a plain matrix of exponents, `E_A` M×cld(K, 32) and `E_B`
+N×cld(K, 32) (`scale_a = CuArray(mx_scales(E_A))`), so that `A[i, p]` is dequantized by
+`2^(E_A[i, cld(p, 32)] - 127)` and `B[p, j]` by `2^(E_B[j, cld(p, 32)] - 127)`: with `sa` and `sb`
+those powers of two, element by element,
+
+    C = act.(α·((sa .* Float32.(A))·(sb .* Float32.(B))) + β·C .+ bias)
+
+MX scales are given for `A` and `B` both, never for one alone nor beside a tensor scale or block
+scales. In a batch, an operand that holds one matrix per batch has the scales of each, one after
+another (`mx_scales` of an X×cld(K, 32)×count array of exponents), and one that serves every batch
+has one set. The bytes of the K blocks past K in the last tile of a row must not be 0xFF (a NaN
+poisons the tensor cores' sums; `mx_scales` leaves them zero). Any other length, MX scales of one
+operand only, or scales not 16-byte aligned throw an `ArgumentError` naming what was given.
+
+On Blackwell GPUs (compute capability 10.0), with `algo` `:auto` or `:sm100_tcgen05`, the tensor
+cores' block-scaled MMAs (`kind::mxf8f6f4`) multiply MX-scaled inputs in the K-major form above,
+`matmul!(C, transpose(At), B; scale_a, scale_b)`, where TMA can load every matrix (K a multiple of
+16 for a whole `At` or `B`) and there is no bias or activation: compiled and self-checked by the
+library, never run by this project. Every other MX-scaled product (another GPU, another form, a bias
+or an activation) runs on `:simt`, whose kernels scale the inputs as they load them and sum the
+exact products in Float32 (the scaled inputs must lie in Float32's range): exact, and far slower
+than tensor cores. MX-scaled inputs never run on Float16 copies. Named, `:simt` serves every
+MX-scaled product; `:sm100_tcgen05` throws an [`AsyncGemmError`](@ref) with
+`ASYNCGEMM_STATUS_NOT_SUPPORTED` for a form, a bias or an activation it cannot take, and
+`:async_copy`, `:pipelined` and `:sm90_tma_wgmma` throw `ASYNCGEMM_STATUS_NOT_SUPPORTED`. MX scales
+need libasyncgemm 0.2.3 or later.
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;
                  bias::Union{Nothing,AbstractArray}=nothing, activation::Symbol=:none,
@@ -165,7 +208,9 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
     c_in = iszero(β) ? CU_NULL : c.data
     # 8-bit inputs take the descriptor, the one call with scales, with or without them.
     status = if fused || quantized
-        if is_block_scale(scale_mode_a) || is_block_scale(scale_mode_b)
+        if is_mx_scale(scale_mode_a)  # and scale_mode_b: quantization pairs them
+            require_matmul("MX scales", v"0.2.3")
+        elseif is_block_scale(scale_mode_a) || is_block_scale(scale_mode_b)
             require_matmul("block scales", v"0.2.2")
         elseif quantized
             require_matmul("8-bit inputs", v"0.2.1")
@@ -271,8 +316,9 @@ end
 # Whether A and B are 8-bit, and the asyncgemm_scale_t of each scale, judged from element types and
 # sizes alone, so that, as with epilogue, a wrong combination is refused before anything is asked of
 # the GPU (host arrays included): 8-bit A and B share their type, C is not 8-bit, and a scale is
-# given only for 8-bit inputs, as one Float32 (ASYNCGEMM_SCALE_TENSOR) or as block scales of a size
-# that says which (block_scale_mode). Returns (quantized, scale_a's mode, scale_b's mode).
+# given only for 8-bit inputs, as one Float32 (ASYNCGEMM_SCALE_TENSOR), as block scales of a size
+# that says which (block_scale_mode), or as MX scales, UInt8 of the length mx_scale_mode expects, for
+# A and B both (ASYNCGEMM_SCALE_MX_32). Returns (quantized, scale_a's mode, scale_b's mode).
 function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scale_a, scale_b)
     eltype(C) <: FP8 &&
         throw(ArgumentError("C has $(eltype(C)) elements: 8-bit floats are inputs only, and C takes " *
@@ -283,8 +329,19 @@ function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scal
                             "Float8_E4M3FN or both Float8_E5M2"))
     mode_a = scale_mode(scale_a, "scale_a", :A, quantized, C, A, B)
     mode_b = scale_mode(scale_b, "scale_b", :B, quantized, C, A, B)
+    # The library scales both operands with MX scales or neither (include/asyncgemm.h, scale_mode_a).
+    is_mx_scale(mode_a) == is_mx_scale(mode_b) ||
+        throw(ArgumentError("scale_a holds $(scale_kind(mode_a)) and scale_b $(scale_kind(mode_b)): MX " *
+                            "scales (UInt8) are given for A and B both, never for one alone"))
     return quantized, mode_a, mode_b
 end
+
+# What a scale of the mode is, in words, for the errors.
+scale_kind(mode::asyncgemm_scale_t) =
+    mode == ASYNCGEMM_SCALE_NONE ? "nothing" :
+    mode == ASYNCGEMM_SCALE_TENSOR ? "a tensor scale" :
+    mode == ASYNCGEMM_SCALE_BLOCK_1x128 ? "1×128 block scales" :
+    mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? "128×128 block scales" : "MX scales"
 
 # The asyncgemm_scale_t of the scale `name` of `operand` (:A or :B), or an ArgumentError.
 function scale_mode(scale, name::AbstractString, operand::Symbol, quantized::Bool, C, A, B)
@@ -294,11 +351,12 @@ function scale_mode(scale, name::AbstractString, operand::Symbol, quantized::Boo
                             "inputs (Float8_E4M3FN or Float8_E5M2)"))
     scale isa AbstractArray ||
         throw(ArgumentError("$name is a $(typeof(scale)): a scale is nothing, a one-element " *
-                            "CuArray{Float32} (CuArray([s]) holds a number s) or a CuMatrix{Float32} of " *
-                            "block scales, read on the GPU"))
+                            "CuArray{Float32} (CuArray([s]) holds a number s), a CuMatrix{Float32} of " *
+                            "block scales or a CuVector{UInt8} of MX scales, read on the GPU"))
+    eltype(scale) == UInt8 && return mx_scale_mode(scale, name, operand, C, A, B)
     eltype(scale) == Float32 ||
-        throw(ArgumentError("$name has $(eltype(scale)) elements: a scale is one Float32, and block scales " *
-                            "are Float32 too"))
+        throw(ArgumentError("$name has $(eltype(scale)) elements: a scale is one Float32, block scales " *
+                            "are Float32 too, and MX scales UInt8"))
     # One Float32 is a tensor scale, also where its size would fit block scales: that one block then
     # covers the whole matrix, and the two mean the same.
     length(scale) == 1 && return ASYNCGEMM_SCALE_TENSOR
@@ -338,22 +396,121 @@ end
 # Whether a scale mode is one of the block modes (a Float32 array per block, not one per matrix).
 is_block_scale(mode::asyncgemm_scale_t) = mode in (ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128)
 
+# Whether a scale mode is MX (UInt8 exponents per row and 32 elements of K, in tiles: mx_scales).
+is_mx_scale(mode::asyncgemm_scale_t) = mode == ASYNCGEMM_SCALE_MX_32
+
+# MX scales (ASYNCGEMM_SCALE_MX_32, include/asyncgemm.h, asyncgemm_scale_t): bytes, one per row of A
+# (column of B) and 32 elements of K, in tiles of 128 rows by 4 K blocks (mx_scales lays them out),
+# so their shape says nothing and their length everything: mx_scale_bytes of the operand's extent
+# (M for A, N for B) for each of its matrices. An operand that holds one matrix per batch has one such
+# array per matrix, consecutive; one that serves every batch has one, as the C API's batched and
+# broadcast operands do (operand() gives the first a batch stride, the second none). Any other length
+# is an ArgumentError saying the one that fits. Sizes that disagree among C, A and B are
+# product_dims' DimensionMismatch, first.
+function mx_scale_mode(scale::AbstractArray, name::AbstractString, operand::Symbol, C, A, B)
+    m, n, k, batch = product_dims(C, A, B)
+    extent, matrices, dims = operand === :A ? (m, size(A, 3), (m, k)) : (n, size(B, 3), (k, n))
+    bytes = mx_scale_bytes(extent, k)
+    length(scale) == matrices * bytes && return ASYNCGEMM_SCALE_MX_32
+    row, rows = operand === :A ? ("row of A", "rows of A") : ("column of B", "columns of B")
+    whose = matrices > 1 ? "$operand's $matrices matrices, $(shape(dims)) each, are $(matrices * bytes) bytes, " *
+                           "$bytes for each matrix" :
+            batch > 1 ? "$operand, $(shape(dims)) for every matrix of the batch (so one set of scales), are " *
+                        "$bytes bytes" :
+                        "$operand, $(shape(dims)), are $bytes bytes"
+    throw(ArgumentError("$name has $(length(scale)) UInt8 values, but the MX scales of $whose: " *
+                        "$(cld(extent, 128))×$(cld(k, 128)) tiles of 512, each 128 $rows by 4 blocks of 32 " *
+                        "along K (ASYNCGEMM_SCALE_MX_32, one byte per $row and 32 elements of K; mx_scales " *
+                        "lays them out)"))
+end
+
+# Bytes of the MX scales of one matrix of `extent` rows of A (columns of B) and k elements of K:
+# ceil(extent / 128) · ceil(k / 128) tiles of 512 (include/asyncgemm.h).
+mx_scale_bytes(extent::Integer, k::Integer) = cld(extent, 128) * cld(k, 128) * 512
+
+"""
+    AsyncGemm.mx_scales(E) -> Vector{UInt8}
+
+The MX scales of an operand of [`matmul!`](@ref) as its `scale_a` or `scale_b` takes them (once
+copied to the GPU, `CuArray(mx_scales(E))`), from a plain X×KB matrix of exponents `E`: `E[x, j]`
+is the scale `2^(E[x, j] - 127)` (UE8M0; 0xFF is NaN) of row `x` of `A` (for `scale_b`, column `x`
+of `B`) in the `j`-th block of 32 elements of K, elements `32(j - 1) + 1` to `32j`. So for a product
+`A·B` of M×K `A` and K×N `B`, `E` is M×cld(K, 32) for `scale_a` and N×cld(K, 32) for `scale_b`
+(the last block may be partial); the exponent of a power-of-two scale `s` is `exponent(s) + 127`.
+
+The bytes are laid out as cuBLASLt's VEC32_UE8M0 scales (include/asyncgemm.h): tiles of 128 rows
+by 4 blocks of K, 512 bytes each; first the tiles of rows 1 to 128 in K order, then those of rows
+129 to 256, and so on; and in a tile, with `x` and `j` counted from 0 within it, the byte of row `x`
+and block `j` at offset `16(x % 32) + 4(x ÷ 32) + j`. That is `cld(X, 128) * cld(KB, 4) * 512`
+bytes, those of the rows and blocks past `E`'s zero (the library needs the blocks of K that pad
+the last tile not to be 0xFF).
+
+A 3-d `E`, X×KB×count, gives the scales of `count` matrices one after another, as an operand that
+holds one matrix per batch takes them.
+
+    using AsyncGemm: matmul!, mx_scales
+    Ea = rand(UInt8(124):UInt8(130), M, cld(K, 32))    # A[i, p] is scaled by 2^(Ea[i, cld(p, 32)] - 127)
+    Eb = rand(UInt8(124):UInt8(130), N, cld(K, 32))    # B[p, j] by 2^(Eb[j, cld(p, 32)] - 127)
+    matmul!(C, transpose(At), B; scale_a=CuArray(mx_scales(Ea)), scale_b=CuArray(mx_scales(Eb)))
+
+It runs on the host, and needs no GPU.
+"""
+function mx_scales(E::AbstractMatrix{UInt8})
+    extent, blocks = size(E)
+    k_tiles = cld(blocks, 4)
+    bytes = zeros(UInt8, cld(extent, 128) * k_tiles * 512)
+    for (j, q) in enumerate(axes(E, 2)), (x, p) in enumerate(axes(E, 1))
+        bytes[mx_scale_index(x, j, k_tiles)] = E[p, q]
+    end
+    return bytes
+end
+
+function mx_scales(E::AbstractArray{UInt8,3})
+    extent, blocks, count = size(E)
+    per_matrix = cld(extent, 128) * cld(blocks, 4) * 512
+    bytes = Vector{UInt8}(undef, per_matrix * count)
+    for (i, r) in enumerate(axes(E, 3))
+        copyto!(bytes, (i - 1) * per_matrix + 1, mx_scales(view(E, :, :, r)), 1, per_matrix)
+    end
+    return bytes
+end
+
+# The index in one matrix's MX scales of the byte of row x and K block j (both counted from 1), where
+# a row of tiles holds k_tiles tiles: the header's offset
+#   tile · 512 + (x % 32) · 16 + ((x % 128) / 32) · 4 + j % 4   (x, j from 0)
+# plus one.
+function mx_scale_index(x::Integer, j::Integer, k_tiles::Integer)
+    x0, j0 = x - 1, j - 1
+    tile = div(x0, 128) * k_tiles + div(j0, 4)
+    return tile * 512 + rem(x0, 32) * 16 + div(rem(x0, 128), 32) * 4 + rem(j0, 4) + 1
+end
+
 # Refuses a scale, one that quantization accepted as `mode`, that the library cannot read: outside
-# GPU memory, block scales that are not contiguous (the library reads them as one array), or in C's
-# memory, which the call writes while it reads the scale.
+# GPU memory, block or MX scales that are not contiguous (the library reads them as one array), MX
+# scales not 16-byte aligned (cp.async.bulk copies their tiles; the library would answer MISALIGNED),
+# or in C's memory, which the call writes while it reads the scale.
 function device_scale(scale::AbstractArray, name::AbstractString, C::AbstractArray,
                       mode::asyncgemm_scale_t=ASYNCGEMM_SCALE_TENSOR)
-    block = is_block_scale(mode)
+    block, mx = is_block_scale(mode), is_mx_scale(mode)
     if !(scale isa StridedCuArray)
         scale isa StridedArray &&
             throw(ArgumentError("$name is in host memory ($(typeof(scale))): copy it to the GPU with CuArray"))
         throw(ArgumentError("$name is a $(typeof(scale)): AsyncGemm takes " *
-                            (block ? "block scales as a CuArray{Float32} or a contiguous view of one" :
+                            (mx ? "MX scales as a CuArray{UInt8} or a contiguous view of one" :
+                             block ? "block scales as a CuArray{Float32} or a contiguous view of one" :
                                      "a one-element CuArray{Float32} or a view of one element of one")))
     end
-    block && !dense(scale) &&
-        throw(ArgumentError("$name has strides $(strides(scale)) with size $(size(scale)): block scales " *
-                            "must be contiguous, as in a CuArray of that size (copy them first)"))
+    (block || mx) && !dense(scale) &&
+        throw(ArgumentError("$name has strides $(strides(scale)) with size $(size(scale)): " *
+                            "$(mx ? "MX" : "block") scales must be contiguous, as in a CuArray of that size " *
+                            "(copy them first)"))
+    if mx && !isempty(scale)  # empty ones are passed as none (scale_field), and have no address to check
+        misalignment = GC.@preserve scale (reinterpret(UInt, device_address(scale)) % 16)
+        iszero(misalignment) ||
+            throw(ArgumentError("$name is not 16-byte aligned (its address modulo 16 is $misalignment): MX " *
+                                "scales must be, as a CuArray is (a view must start a multiple of 16 bytes " *
+                                "into one; copy them first)"))
+    end
     Base.mightalias(C, scale) && throw(ArgumentError("$name must not share memory with C"))
     return
 end
@@ -385,9 +542,10 @@ function device_bias(bias::AbstractVector, C::AbstractArray)
 end
 
 # asyncgemm_matmul came with version 0.2 of the C API, 8-bit inputs are multiplied from 0.2.1 on
-# (0.2.0 named them and answered NOT_SUPPORTED), and their block scales applied from 0.2.2 on. A library of the same major version but older loads,
-# and only this call would find the function missing or the inputs refused. `what` names what needs
-# it, `since` the version that serves it.
+# (0.2.0 named them and answered NOT_SUPPORTED), their block scales applied from 0.2.2 on, and their
+# MX scales from 0.2.3 on (0.2.2 named ASYNCGEMM_SCALE_MX_32 and answered NOT_SUPPORTED). A library
+# of the same major version but older loads, and only this call would find the function missing or
+# the inputs refused. `what` names what needs it, `since` the version that serves it.
 function require_matmul(what::AbstractString, since::VersionNumber)
     v = library_version()
     v >= since || error("$what needs libasyncgemm $since or later, and $libasyncgemm is $v")
@@ -412,6 +570,11 @@ function matmul_desc(a::Operand, b::Operand, c::Operand, c_in, m, n, k, batch, �
     defaults = initialized[]
     bias_address, bias_dtype = bias === nothing ? (CU_NULL, defaults.type_bias) :
                                                   (device_address(bias), dtype(eltype(bias)))
+    # MX scales go in pairs: where one operand's are empty (K = 0, no rows of A or no columns of B),
+    # there is no product, and neither is passed.
+    if is_mx_scale(scale_mode_a) && (isempty(scale_a) || isempty(scale_b))
+        scale_mode_a = scale_mode_b = ASYNCGEMM_SCALE_NONE
+    end
     mode_a, scale_address_a = scale_field(scale_mode_a, scale_a, defaults.scale_mode_a, defaults.scale_a)
     mode_b, scale_address_b = scale_field(scale_mode_b, scale_b, defaults.scale_mode_b, defaults.scale_b)
     return asyncgemm_matmul_desc_t(
@@ -428,9 +591,9 @@ function matmul_desc(a::Operand, b::Operand, c::Operand, c_in, m, n, k, batch, �
 end
 
 # A scale's (mode, address) in the descriptor. No scale keeps the defaults (ASYNCGEMM_SCALE_NONE and
-# no address); so do empty block scales (K = 0, or no rows of A or columns of B), of which the
+# no address); so do empty block or MX scales (K = 0, or no rows of A or columns of B), of which the
 # library reads none: an empty CuArray may have no address, which the library refuses for a block
-# mode, and with nothing to scale NONE computes the same.
+# or MX mode, and with nothing to scale NONE computes the same.
 function scale_field(mode::asyncgemm_scale_t, scale, default_mode::asyncgemm_scale_t, default_address)
     (mode == ASYNCGEMM_SCALE_NONE || isempty(scale)) && return default_mode, default_address
     return mode, device_address(scale)

@@ -21,10 +21,11 @@ struct EightBitRoute {
     bool widened;  // on f16 copies; false: the family's own 8-bit kernels
 };
 
-// The 8-bit kernels read K-major operands alone, through TMA: SM100_TCGEN05's (kind::f8f6f4, no
-// fused epilogue, no block scales) on Blackwell, else SM90_TMA_WGMMA's (wgmma's 8-bit kinds; C and D
-// through TMA too; block scales where B's are not per column) on Hopper; SIMT's read any, and apply
-// any scales.  Block-scaled products the tensor-core kernels cannot take run on SIMT.  Every other
+// The 8-bit kernels read K-major operands alone, through TMA: SM100_TCGEN05's (kind::f8f6f4, or
+// kind::mxf8f6f4.block_scale with MX scales; no fused epilogue, no fp32 block scales) on Blackwell,
+// else SM90_TMA_WGMMA's (wgmma's 8-bit kinds; C and D through TMA too; fp32 block scales where B's
+// are not per column, no MX scales) on Hopper; SIMT's read any, and apply any scales.  Block- and
+// MX-scaled products the tensor-core kernels cannot take run on SIMT.  Every other
 // case runs on f16 copies: with the family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA
 // describes C and D, else PIPELINED, else SIMT on the inputs themselves.  `algo` named has passed its
 // refusals (a named SM100_TCGEN05 or SM90_TMA_WGMMA then always has its own route, and no other

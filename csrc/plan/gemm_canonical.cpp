@@ -15,8 +15,8 @@ int32_t block_rows(asyncgemm_scale_t mode) {
     return mode == ASYNCGEMM_SCALE_BLOCK_1x128 ? 1 : mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? 128 : 0;
 }
 
-// The kernels' view of the canonical operands' block scales: the caller's A's and B's, swapped with
-// the operands where the problem is (validate refuses MX_32, which no kernel of this version serves).
+// The kernels' view of the canonical operands' block and MX scales: the caller's A's and B's, swapped
+// with the operands where the problem is (validate accepts MX_32 on both operands or neither).
 void set_block_scales(GemmParams &p, asyncgemm_scale_t mode_a, const void *scale_a, asyncgemm_scale_t mode_b,
                       const void *scale_b) {
     if (!has_product(p)) return;  // no scale is read
@@ -29,6 +29,10 @@ void set_block_scales(GemmParams &p, asyncgemm_scale_t mode_a, const void *scale
         // One column: per column and per 128 columns are the same scales, and the Hopper kernels
         // apply the second.
         p.block_cols_b = p.n == 1 ? 128 : block_rows(mode_b);
+    }
+    if (mode_a == ASYNCGEMM_SCALE_MX_32) {
+        p.mx_scale_a = static_cast<const uint8_t *>(scale_a);
+        p.mx_scale_b = static_cast<const uint8_t *>(scale_b);
     }
 }
 

@@ -93,10 +93,15 @@ void check_block_scales(asyncgemm_algo_t algo, const GemmParams &params) {
 
 // The refusals of 8-bit inputs by an algorithm named explicitly: SIMT and (on Hopper, K-major)
 // SM90_TMA_WGMMA serve them with kernels of their own, the others but SM100_TCGEN05 on f16 copies
-// (plan/widened_inputs.h); SM90_TMA_WGMMA still needs C and D described by TMA; SM100_TCGEN05 reads
-// them K-major, through TMA, without a fused epilogue, once its self-check passed.
+// (plan/widened_inputs.h), which hold no MX scales; SM90_TMA_WGMMA still needs C and D described by
+// TMA; SM100_TCGEN05 reads them K-major, through TMA, without a fused epilogue, once its self-check
+// passed.
 void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     if (has_block_scales(params)) check_block_scales(algo, params);
+    if (has_mx_scales(params) && algo != ASYNCGEMM_ALGO_SIMT && algo != ASYNCGEMM_ALGO_SM100_TCGEN05)
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " applies no MX scales "
+                                                                            "(ASYNCGEMM_ALGO_SIMT and, on Blackwell, "
+                                                                            "SM100_TCGEN05 do)");
     if (algo == ASYNCGEMM_ALGO_SM100_TCGEN05) {
         if (has_fused_epilogue(params))
             fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " has no fused bias or activation "

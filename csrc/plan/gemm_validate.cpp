@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "kernels/common/mx_scale.h"
 #include "plan/gemm_args.h"
 #include "plan/matrix_extent.h"
 
@@ -76,19 +77,19 @@ public:
     }
 
     // An 8-bit operand's scale (`field` is "a" or "b"): a TENSOR scale is one fp32 in device memory,
-    // the BLOCK modes fp32 arrays (kernels/common/block_scale.h); MX_32 is refused, as no kernel of
-    // this version applies it.
+    // the BLOCK modes fp32 arrays (kernels/common/block_scale.h), MX_32 bytes in 512-byte tiles that
+    // cp.async.bulk copies (kernels/common/mx_scale.h).
     void scale(const char *field, asyncgemm_scale_t mode, const void *ptr) const {
         if (mode == ASYNCGEMM_SCALE_NONE) return;
-        if (mode == ASYNCGEMM_SCALE_MX_32)
-            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name(std::string("scale_mode_") + field) +
-                                                     ": MX_32 scales are not served by this version (TENSOR, "
-                                                     "BLOCK_1x128 and BLOCK_128x128 are)");
         const std::string scale_name = name(std::string("scale_") + field);
         if (ptr == nullptr)
             invalid(scale_name + ": NULL with scale_mode_" + field + " " + scale_mode_name(mode));
-        if (reinterpret_cast<uintptr_t>(ptr) % 4 != 0)
+        if (mode == ASYNCGEMM_SCALE_MX_32) {
+            if (reinterpret_cast<uintptr_t>(ptr) % kMxScaleAlignment != 0)
+                fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to 16 bytes (MX_32 scales)");
+        } else if (reinterpret_cast<uintptr_t>(ptr) % 4 != 0) {
             fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to its 4-byte fp32 elements");
+        }
     }
 
 private:
@@ -165,6 +166,11 @@ void validate(const GemmArgs &args) {
     if (args.k > 0 && is_eight_bit(args.type_a)) {
         check.scale("a", args.scale_mode_a, args.scale_a);
         check.scale("b", args.scale_mode_b, args.scale_b);
+        if ((args.scale_mode_a == ASYNCGEMM_SCALE_MX_32) != (args.scale_mode_b == ASYNCGEMM_SCALE_MX_32))
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name("scale_mode_b") + " (" + scale_mode_name(args.scale_mode_b) +
+                                                     ") and " + name("scale_mode_a") + " (" +
+                                                     scale_mode_name(args.scale_mode_a) +
+                                                     "): MX_32 scales both 8-bit operands or neither");
     }
 
     // What no kernel of this version computes, named.

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <string_view>
+
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
 #include "kernels/simt/simt_traits.h"
@@ -15,23 +17,27 @@ struct KernelInfo {
     const char *name;       // extern "C" symbol in that unit
     DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
     Majors majors;          // one pair
+    bool mx;                // 8-bit inputs with MX scales (the other kernels of 8-bit inputs take the rest)
     int config;             // index into kTileConfigs
     uint32_t dynamic_smem;  // bytes of dynamic shared memory at launch
 };
 
-#define ASYNCGEMM_SIMT_KERNEL(TYPE, MAJORS)                                                                  \
-    KernelInfo{"simt_" #TYPE, "asyncgemm_simt_gemm_" #TYPE "_" #MAJORS, ASYNCGEMM_DTYPE_##TYPE,               \
-               ASYNCGEMM_MAJORS_##MAJORS, kConfig, smem_bytes(kTileConfigs[kConfig])},
+#define ASYNCGEMM_SIMT_KERNEL(TYPE, SCALES, MAJORS)                                                               \
+    KernelInfo{"simt_" #TYPE "_" #SCALES, "asyncgemm_simt_gemm_" #TYPE "_" #SCALES "_" #MAJORS,                    \
+               ASYNCGEMM_DTYPE_##TYPE, ASYNCGEMM_MAJORS_##MAJORS, std::string_view(#SCALES) == "mx", kConfig, \
+               smem_bytes(kTileConfigs[kConfig])},
 inline constexpr KernelInfo kKernels[] = {
 #include "kernels/simt/simt_kernels.def"
 };
 #undef ASYNCGEMM_SIMT_KERNEL
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
-// Index into kKernels of the kernel for these inputs, -1 if type_ab has none.
-constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major) {
+// Index into kKernels of the kernel for these inputs (mx: 8-bit ones with MX scales), -1 if there is
+// none.
+constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major, bool mx) {
     for (int i = 0; i < kKernelCount; ++i) {
-        if (kKernels[i].type_ab == type_ab && serves_majors(kKernels[i].majors, a_k_major, b_k_major))
+        if (kKernels[i].type_ab == type_ab && kKernels[i].mx == mx &&
+            serves_majors(kKernels[i].majors, a_k_major, b_k_major))
             return i;
     }
     return -1;

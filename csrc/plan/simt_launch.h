@@ -46,12 +46,13 @@ constexpr int splits_for(const GemmParams &p, int sm_count) {
 // types and majors set; m, n, batch_count >= 1, k >= 0) with the fields only this family reads:
 // vec_a, vec_b, tiles_m, tiles_n, raster_group, splits and slices_per_split, cutting K into at most
 // `splits` ranges (fewer where K is short; always 1 for batches, k = 0 or alpha = 0).  The caller
-// sets partials and tile_counters when p.splits > 1.  Returns the kernel and its launch geometry;
-// kernel is -1 (and p untouched) when type_ab has no kernel, the tiles do not fit one grid, or K
+// sets partials and tile_counters when p.splits > 1.  Returns the kernel (of the inputs' type, and of
+// their MX scales where they have them) and its launch geometry; kernel is -1 (and p untouched) when
+// type_ab has no kernel, the tiles do not fit one grid, or K
 // has 2^30 slices or more (K >= 2^35).
 inline Launch prepare_launch(GemmParams &p, int splits) {
     const Launch none{-1, 0, 0, 0, 0};
-    const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0);
+    const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0, p.mx_scale_a != nullptr);
     if (index < 0 || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
     const KernelInfo &kernel = kKernels[index];
     const TileConfig &config = kTileConfigs[kernel.config];

@@ -61,7 +61,9 @@ Sm100Params sm100_params(const GemmParams &p) {
     params.seed_scale = params.seed_c ? p.beta / p.alpha : 0.f;
     params.type_cd = p.type_cd;
     params.instruction =
-        sm100::instruction_descriptor(p.type_ab, p.a_k_major != 0, p.b_k_major != 0, sm100::kTileM, sm100::kTileN);
+        has_mx_scales(p) ? sm100::mx_instruction_descriptor(p.type_ab, sm100::kTileM, sm100::kTileN)
+                         : sm100::instruction_descriptor(p.type_ab, p.a_k_major != 0, p.b_k_major != 0, sm100::kTileM,
+                                                         sm100::kTileN);
     params.a_k_major = p.a_k_major;
     params.b_k_major = p.b_k_major;
     params.a_batched = batched(p, p.stride_a);
@@ -77,6 +79,13 @@ Sm100Params sm100_params(const GemmParams &p) {
     params.blocks_per_split = params.k_blocks;
     params.scale_a = p.scale_a;
     params.scale_b = p.scale_b;
+    if (has_mx_scales(p)) {
+        params.mx_scale_a = p.mx_scale_a;
+        params.mx_scale_b = p.mx_scale_b;
+        params.mx_batch_bytes_a = params.a_batched ? mx_scale_bytes(p.m, p.k) : 0;
+        params.mx_batch_bytes_b = params.b_batched ? mx_scale_bytes(p.n, p.k) : 0;
+        params.mx_k_tiles = static_cast<int32_t>(mx_k_tiles(p.k));
+    }
     return params;
 }
 

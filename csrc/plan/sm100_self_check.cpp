@@ -18,6 +18,7 @@
 #include "driver/driver.h"
 #include "driver/errors.h"
 #include "driver/stream_drain.h"
+#include "kernels/common/mx_scale.h"
 #include "plan/matrix_extent.h"
 #include "plan/simt_plan.h"
 #include "plan/sm100_plan.h"
@@ -80,6 +81,7 @@ std::string describe(const SelfCheckProblem &problem, const GemmParams &canonica
                        std::to_string(problem.n) + "x" + std::to_string(problem.k);
     if (problem.batch_count > 1) text += " batch " + std::to_string(problem.batch_count);
     if (problem.scaled) text += " scales " + number(kScales[0]) + ", " + number(kScales[1]);
+    if (problem.mx) text += " MX scales";
     return text + " alpha=" + number(problem.alpha) + " beta=" + number(problem.beta) + " " +
            dtype_name(problem.type_cd) + (problem.beta != 0.0f ? " C/D" : " D") + " against " +
            algo_name(reference_algo(problem));
@@ -106,6 +108,14 @@ std::vector<unsigned char> random_elements(asyncgemm_dtype_t type, int64_t count
             memcpy(&bytes[i * size], &bits, size);
         }
     }
+    return bytes;
+}
+
+// The MX scales of `batches` problems of an operand of `extent` rows (columns of B): UE8M0 bytes
+// 124 .. 130 (2^-3 .. 2^3).
+std::vector<unsigned char> mx_scales(int64_t extent, int64_t k, int64_t batches, std::mt19937 &rng) {
+    std::vector<unsigned char> bytes(static_cast<size_t>(mx_scale_bytes(extent, k) * batches));
+    for (unsigned char &byte : bytes) byte = static_cast<unsigned char>(124 + rng() % 7);
     return bytes;
 }
 
@@ -185,6 +195,12 @@ SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &pro
     if (!c.empty()) c_device.emplace(api, static_cast<int64_t>(c.size()));
     const DeviceBuffer tested_device(api, static_cast<int64_t>(d_bytes)), reference_device(api, static_cast<int64_t>(d_bytes));
     const DeviceBuffer scales_device(api, static_cast<int64_t>(sizeof kScales));
+    // MX scales of every batch of A and B, padding included: 2^-3 .. 2^3, exact in every product.
+    const std::vector<unsigned char> mx_a = problem.mx ? mx_scales(problem.m, problem.k, problem.batch_count, rng)
+                                                       : std::vector<unsigned char>{};
+    const std::vector<unsigned char> mx_b = problem.mx ? mx_scales(problem.n, problem.k, problem.batch_count, rng)
+                                                       : std::vector<unsigned char>{};
+    std::optional<DeviceBuffer> mx_a_device, mx_b_device;
     const StreamDrain drain(api, stream);  // after the buffers: they outlive whatever is queued on them
 
     upload(api, a_device, a, stream);
@@ -195,6 +211,15 @@ SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &pro
         args.scale_mode_a = args.scale_mode_b = ASYNCGEMM_SCALE_TENSOR;
         args.scale_a = scales_device.pointer();
         args.scale_b = static_cast<const float *>(scales_device.pointer()) + 1;
+    }
+    if (problem.mx) {
+        mx_a_device.emplace(api, static_cast<int64_t>(mx_a.size()));
+        mx_b_device.emplace(api, static_cast<int64_t>(mx_b.size()));
+        upload(api, *mx_a_device, mx_a, stream);
+        upload(api, *mx_b_device, mx_b, stream);
+        args.scale_mode_a = args.scale_mode_b = ASYNCGEMM_SCALE_MX_32;
+        args.scale_a = mx_a_device->pointer();
+        args.scale_b = mx_b_device->pointer();
     }
     poison(api, tested_device, d_bytes, stream);
     poison(api, reference_device, d_bytes, stream);
@@ -236,6 +261,9 @@ const std::vector<SelfCheckProblem> &sm100_self_check_problems() {
         P{e4m3, bf16, row, N, T, 200, 136, 520, 1, 1.0f, 0.0f, true},  // K, K: scaled
         P{e5m2, f32, row, N, T, 96, 264, 384, 2, 1.5f, 1.0f},          // K, K: a batch, C seeded
         P{e4m3, f16, col, T, N, 130, 72, 256, 1, 1.0f, -1.0f, true},   // K, K: scaled, f16 C
+        // kind::mxf8f6f4.block_scale: ragged tiles and K tiles, a batch, C seeded and not.
+        P{e4m3, bf16, row, N, T, 200, 136, 520, 1, 1.0f, 0.0f, false, true},  // K, K
+        P{e5m2, f32, col, T, N, 130, 264, 384, 2, 1.5f, 1.0f, false, true},   // K, K: a batch, C seeded
     };
     return problems;
 }

@@ -1,9 +1,9 @@
 # 8-bit float inputs, DLFP8Types' Float8_E4M3FN and Float8_E5M2, with their tensor scales (block
-# scales: fp8_block.jl). The refusals matmul! makes before any GPU call are checked on any machine;
-# the products, against Float32 references computed on the host from the dequantized inputs, on any
-# GPU (fp8_products.jl). On Hopper (compute capability 9.0) the 8-bit tensor cores multiply the
-# K-major forms, A = transpose(At) of a stored K×M At and a stored K×N B; every other form, GPU and
-# algorithm runs on Float16 copies of A and B.
+# scales: fp8_block.jl; MX scales: fp8_mx.jl). The refusals matmul! makes before any GPU call are
+# checked on any machine; the products, against Float32 references computed on the host from the
+# dequantized inputs, on any GPU (fp8_products.jl). On Hopper (compute capability 9.0) the 8-bit
+# tensor cores multiply the K-major forms, A = transpose(At) of a stored K×M At and a stored K×N B;
+# every other form, GPU and algorithm runs on Float16 copies of A and B.
 
 const FLOAT8 = (Float8_E4M3FN, Float8_E5M2)
 

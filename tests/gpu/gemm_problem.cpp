@@ -81,7 +81,10 @@ std::string GemmCase::describe() const {
     if (activation != ASYNCGEMM_ACT_NONE) s << " act=" << int(activation);
     if (scale_a != 0.0f || scale_b != 0.0f) s << " scales=(" << scale_a << ',' << scale_b << ')';
     const auto block_name = [](asyncgemm_scale_t mode) {
-        return mode == ASYNCGEMM_SCALE_BLOCK_1x128 ? "1x128" : mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? "128x128" : "-";
+        return mode == ASYNCGEMM_SCALE_BLOCK_1x128     ? "1x128"
+               : mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? "128x128"
+               : mode == ASYNCGEMM_SCALE_MX_32         ? "mx32"
+                                                       : "-";
     };
     if (block_a != ASYNCGEMM_SCALE_NONE || block_b != ASYNCGEMM_SCALE_NONE)
         s << " block_scales=(" << block_name(block_a) << ',' << block_name(block_b) << ')';
@@ -174,14 +177,35 @@ GemmProblem::GemmProblem(const GemmCase &c)
       block_a_(c.block_a, c.m, c.k, matrices(c.broadcast_a, c.batch_count)),
       block_b_(c.block_b, c.n, c.k, matrices(c.broadcast_b, c.batch_count)) {}
 
-GemmProblem::BlockScales::BlockScales(asyncgemm_scale_t mode, int64_t extent_, int64_t k, int64_t matrices)
+namespace {
+
+// The MX scales' layout as asyncgemm.h documents it (cuBLASLt's VEC32_UE8M0): 512-byte tiles of 128
+// rows by 4 K blocks of 32, row tiles outermost, a row tile's K tiles in order, and in a tile the
+// byte of row r and K block j at (r % 32) * 16 + (r / 32) * 4 + j; extents padded to whole tiles.
+int64_t mx_k_tiles(int64_t k) { return (k + 127) / 128; }
+int64_t mx_bytes(int64_t extent, int64_t k) { return (extent + 127) / 128 * mx_k_tiles(k) * 512; }
+int64_t mx_offset(int64_t x, int64_t kb, int64_t k) {
+    const int64_t r = x % 128, j = kb % 4;
+    return (x / 128 * mx_k_tiles(k) + kb / 4) * 512 + r % 32 * 16 + r / 32 * 4 + j;
+}
+
+}  // namespace
+
+GemmProblem::BlockScales::BlockScales(asyncgemm_scale_t mode, int64_t extent_, int64_t k_, int64_t matrices)
     : rows(mode == ASYNCGEMM_SCALE_BLOCK_1x128 ? 1 : mode == ASYNCGEMM_SCALE_BLOCK_128x128 ? 128 : 0),
+      mx(mode == ASYNCGEMM_SCALE_MX_32),
       extent(extent_),
-      per_problem(rows == 0 ? 1 : (k + 127) / 128 * ((extent_ + rows - 1) / rows)),
+      k(k_),
+      per_problem(mx ? mx_bytes(extent_, k_) : rows == 0 ? 1 : (k_ + 127) / 128 * ((extent_ + rows - 1) / rows)),
       host(ASYNCGEMM_R_32F, static_cast<size_t>(rows == 0 ? 1 : matrices * per_problem)),
-      device(host.bytes()) {}
+      mx_host(static_cast<size_t>(mx ? matrices * per_problem : 0)),
+      device(mx ? mx_host.size() : host.bytes()) {}
 
 double GemmProblem::BlockScales::at(int64_t matrix, int64_t x, int64_t p) const {
+    if (mx) {
+        const uint8_t e = mx_host[static_cast<size_t>(matrix * per_problem + mx_offset(x, p / 32, k))];
+        return std::ldexp(1.0, int(e) - 127);
+    }
     if (rows == 0) return 1.0;
     const int64_t per_k_block = (extent + rows - 1) / rows;
     return host.value(static_cast<size_t>(matrix * per_problem + p / 128 * per_k_block + x / rows));
@@ -213,6 +237,10 @@ void GemmProblem::fill(Rng &rng, cudaStream_t stream) {
     // Powers of two from 1/8 to 8: exact in every product, and a scale taken from the wrong block
     // is a factor of two off at least as often as not.
     for (BlockScales *x : {&block_a_, &block_b_}) {
+        if (x->mx) {  // the padding too: the library reads it for rows past the extent
+            for (uint8_t &e : x->mx_host) e = static_cast<uint8_t>(127 + uniform(rng, -3, 3));
+            x->device.upload(x->mx_host.data(), stream);
+        }
         if (x->rows == 0) continue;
         for (size_t e = 0; e < x->host.count(); ++e) x->host.set(e, std::ldexp(1.0f, static_cast<int>(uniform(rng, -3, 3))));
         x->device.upload(x->host.data(), stream);

@@ -48,8 +48,8 @@ struct GemmCase {
     // 8-bit inputs' tensor scales (ASYNCGEMM_SCALE_TENSOR, one fp32 each in device memory); 0: none
     // (SCALE_NONE).  Either set: the call goes through asyncgemm_matmul.
     float scale_a = 0.0f, scale_b = 0.0f;
-    // 8-bit inputs' block scales (ASYNCGEMM_SCALE_BLOCK_1x128 or BLOCK_128x128; NONE: none), random
-    // powers of two, in place of the operand's tensor scale.
+    // 8-bit inputs' block scales (ASYNCGEMM_SCALE_BLOCK_1x128, BLOCK_128x128 or MX_32, the last on
+    // both or neither; NONE: none), random powers of two, in place of the operand's tensor scale.
     asyncgemm_scale_t block_a = ASYNCGEMM_SCALE_NONE, block_b = ASYNCGEMM_SCALE_NONE;
     bool scaled() const {
         return scale_a != 0.0f || scale_b != 0.0f || block_a != ASYNCGEMM_SCALE_NONE || block_b != ASYNCGEMM_SCALE_NONE;
@@ -160,11 +160,16 @@ private:
     DeviceBuffer scales_;  // the tensor scales of A and B, when the case has them
     // An operand's block scales (asyncgemm_scale_t's layout), one array a problem (one for all where
     // the operand is broadcast); one element without.
+    // Block scales: fp32 per `rows` rows (of B, columns) and 128 of K; MX scales: UE8M0 bytes per row
+    // and 32 of K in the library's tiles (kernels/common/mx_scale.h).
     struct BlockScales {
-        int32_t rows = 0;         // rows (of B, columns) one scale covers; 0: none
+        int32_t rows = 0;         // rows (of B, columns) one block scale covers; 0: none or MX
+        bool mx = false;
         int64_t extent = 0;       // m of A, n of B
-        int64_t per_problem = 1;  // scales of one problem
-        HostArray host;
+        int64_t k = 0;
+        int64_t per_problem = 1;  // scales (MX: bytes) of one problem
+        HostArray host;           // block scales
+        std::vector<uint8_t> mx_host;
         DeviceBuffer device;
         BlockScales(asyncgemm_scale_t mode, int64_t extent, int64_t k, int64_t matrices);
         double at(int64_t matrix, int64_t x, int64_t p) const;  // the scale of element (x, p)

@@ -529,6 +529,24 @@ TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either ope
                 }
 }
 
+TEST_CASE("8-bit float inputs with MX scales: every algorithm, any majors, partial K blocks, batches") {
+    asyncgemm_handle_t handle = test_env().handle;
+    Rng rng = rng_for("gemm fp8 mx scales");
+    // SIMT applies them as it loads the inputs, SM100_TCGEN05 (and AUTO on Blackwell) in its
+    // block-scaled MMAs where the operands are K-major with 16-byte rows; the other algorithms refuse,
+    // leaving D untouched, and AUTO never does.  The first cases take the tcgen05 kernels' form.
+    for (asyncgemm_algo_t algo : available_gemm_algos(handle))
+        for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
+            for (asyncgemm_dtype_t type_cd : kDtypes)
+                for (int i = 0; i < 5; ++i) {
+                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
+                    c.block_a = c.block_b = ASYNCGEMM_SCALE_MX_32;
+                    if (i == 1) c.k = 1 + uniform(rng, 0, 31);  // one partial K block of 32
+                    CAPTURE(c.describe());
+                    check_gemm(c, rng, nullptr);
+                }
+}
+
 TEST_CASE("Blackwell matmul-accumulate: fp32 C enters the accumulator by tcgen05.cp, scaled by beta / alpha") {
     asyncgemm_handle_t handle = nullptr;
     REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS);

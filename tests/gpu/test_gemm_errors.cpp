@@ -304,11 +304,11 @@ TEST_CASE("asyncgemm_matmul refuses a bad descriptor by name and leaves D untouc
              d.bias_mode = ASYNCGEMM_BIAS_PER_ROW, d.bias = buffers.c.get(), d.type_bias = ASYNCGEMM_R_16BF;
          },
          unsupported, "desc->type_bias"},
-        {"e4m3 inputs with MX scales",
-         [](asyncgemm_matmul_desc_t &d) {
-             d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_MX_32;
+        {"e4m3 inputs with MX scales on A alone",
+         [&](asyncgemm_matmul_desc_t &d) {
+             d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_MX_32, d.scale_a = buffers.c.get();
          },
-         unsupported, "desc->scale_mode_a"},
+         unsupported, "desc->scale_mode_b"},
         {"e4m3 inputs with NULL block scales",
          [](asyncgemm_matmul_desc_t &d) {
              d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_a = ASYNCGEMM_SCALE_BLOCK_1x128;

@@ -7,6 +7,7 @@
 // than libasyncgemm.so, to reach those internals.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -48,6 +49,7 @@ struct Forced {
     bool a_k_major, b_k_major;
     bool splits;  // the family splits K
     size_t table_index;
+    bool mx = false;  // a SIMT kernel of 8-bit inputs with MX scales
 };
 
 asyncgemm_dtype_t public_dtype(int32_t dtype) { return static_cast<asyncgemm_dtype_t>(dtype); }
@@ -66,7 +68,7 @@ std::vector<Forced> gemm_kernels() {
         const auto &k = ag::simt::kKernels[i];
         for (const auto &[a, b] : majors_run(k.majors))
             kernels.push_back(
-                {k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, a, b, true, simt + i});
+                {k.name, ASYNCGEMM_ALGO_SIMT, k.config, public_dtype(k.type_ab), false, a, b, true, simt + i, k.mx});
     }
     const size_t sm80 = ag::plan::family_base(ag::Family::Sm80);
     for (int i = 0; i < ag::sm80::kKernelCount; ++i) {
@@ -185,6 +187,15 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
         if (simt) {
             scaled.block_b = ASYNCGEMM_SCALE_BLOCK_1x128, scaled.scale_a = 0.5f, scaled.block_a = ASYNCGEMM_SCALE_NONE;
             cases.push_back(scaled);
+        }
+    }
+    // The MX kernels take MX-scaled products alone: every case with a product, MX-scaled.
+    if (k.mx) {
+        cases.erase(std::remove_if(cases.begin(), cases.end(), [](const GemmCase &c) { return c.alpha == 0.0f; }),
+                    cases.end());
+        for (GemmCase &c : cases) {
+            c.block_a = c.block_b = ASYNCGEMM_SCALE_MX_32;
+            c.scale_a = c.scale_b = 0.0f;
         }
     }
     return cases;

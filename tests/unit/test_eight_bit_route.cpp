@@ -97,3 +97,22 @@ TEST_CASE("8-bit route: block scales run on Hopper's 8-bit kernels where B's are
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SIMT, p), ASYNCGEMM_ALGO_SIMT, false);
 }
+
+TEST_CASE("8-bit route: MX scales run on tcgen05's block-scaled MMAs where they can, else on SIMT") {
+    static const uint8_t scales[1] = {127};
+    GemmParams p = problem(true, true);
+    p.mx_scale_a = p.mx_scale_b = scales;
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_SM100_TCGEN05, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    // wgmma and the f16 copies scale no 32-element blocks.
+    check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kSimtOnly, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_SIMT, p), ASYNCGEMM_ALGO_SIMT, false);
+    // Blackwell without the tcgen05 route: an MN-major operand, a fused epilogue.
+    GemmParams mn = problem(true, false);
+    mn.mx_scale_a = mn.mx_scale_b = scales;
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, mn), ASYNCGEMM_ALGO_SIMT, false);
+    p.activation = 1;
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+}

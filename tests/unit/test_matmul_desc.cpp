@@ -151,7 +151,13 @@ TEST_CASE("matmul_desc: a bias and an activation pass; 8-bit inputs with tensor 
     check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_b (e5m2) must equal desc->type_a (e4m3)");
     d.type_b = ASYNCGEMM_R_8F_E4M3;
     d.scale_mode_b = ASYNCGEMM_SCALE_MX_32;
-    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED, "desc->scale_mode_b: MX_32 scales are not served");
+    check_refused(d, ASYNCGEMM_STATUS_MISALIGNED, "desc->scale_b is not aligned to 16 bytes (MX_32 scales)");
+    d.scale_b = at(0x600010);
+    check_refused(d, ASYNCGEMM_STATUS_NOT_SUPPORTED,
+                  "desc->scale_mode_b (MX_32) and desc->scale_mode_a (TENSOR): MX_32 scales both 8-bit operands");
+    d.scale_mode_a = ASYNCGEMM_SCALE_MX_32;
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
+    d.scale_mode_a = ASYNCGEMM_SCALE_TENSOR;
     d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_128x128, d.scale_b = nullptr;
     check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->scale_b: NULL with scale_mode_b BLOCK_128x128");
     d.scale_b = at(0x600006);

@@ -140,18 +140,22 @@ TEST_CASE("simt: kernel table and kernel_index") {
         CHECK(k.config < simt::kTileConfigCount);
         const bool a = asyncgemm::a_k_major(k.majors), b = asyncgemm::b_k_major(k.majors);
         CHECK(k.majors != asyncgemm::Majors::Any);
-        CHECK(simt::kernel_index(k.type_ab, a, b) == i);
-        const std::string suffix = std::string(a ? "k" : "m") + (b ? "k" : "n");
-        CHECK(std::string(k.name).substr(std::string(k.name).size() - 2) == suffix);
+        CHECK(simt::kernel_index(k.type_ab, a, b, k.mx) == i);
+        const std::string suffix = std::string(k.mx ? "_mx_" : "_") + (a ? "k" : "m") + (b ? "k" : "n");
+        CHECK(std::string(k.name).substr(std::string(k.name).size() - suffix.size()) == suffix);
     }
     CHECK(names.size() == static_cast<size_t>(simt::kKernelCount));
-    CHECK(simt::kKernelCount == 20);
+    CHECK(simt::kKernelCount == 28);
     for (int32_t type : {asyncgemm::kF32, asyncgemm::kF16, asyncgemm::kBF16, asyncgemm::kE4M3, asyncgemm::kE5M2}) {
+        const bool eight_bit = asyncgemm::is_eight_bit(type);
         for (bool a : {false, true}) {
-            for (bool b : {false, true}) CHECK(simt::kernel_index(type, a, b) >= 0);
+            for (bool b : {false, true}) {
+                CHECK(simt::kernel_index(type, a, b, false) >= 0);
+                CHECK((simt::kernel_index(type, a, b, true) >= 0) == eight_bit);  // MX scales: 8-bit inputs alone
+            }
         }
     }
-    CHECK(simt::kernel_index(7, true, true) == -1);
+    CHECK(simt::kernel_index(7, true, true, false) == -1);
 }
 
 TEST_CASE("simt: vector widths follow pointer, leading dimension and batch stride") {
@@ -182,8 +186,8 @@ TEST_CASE("simt: prepare_launch fills the kernel's fields and the grid") {
     p.type_ab = asyncgemm::kF32, p.type_cd = asyncgemm::kF16;
     p.a_k_major = 1, p.b_k_major = 0;
     const simt::Launch launch = simt::prepare_launch(p, 4);  // batches are never split
-    REQUIRE(launch.kernel == simt::kernel_index(asyncgemm::kF32, true, false));
-    CHECK(std::string(simt::kKernels[launch.kernel].name) == "asyncgemm_simt_gemm_f32_kn");
+    REQUIRE(launch.kernel == simt::kernel_index(asyncgemm::kF32, true, false, false));
+    CHECK(std::string(simt::kKernels[launch.kernel].name) == "asyncgemm_simt_gemm_f32_plain_kn");
     CHECK(p.tiles_m == 8);
     CHECK(p.tiles_n == 2);
     CHECK(launch.grid_x == 16);

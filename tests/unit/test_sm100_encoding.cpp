@@ -103,7 +103,7 @@ TEST_CASE("C enters the accumulator by tcgen05.cp 128x256b: 16 copies of 8 colum
 
 TEST_CASE("shared memory fits sm_100's 227 KB per block; seven warps with the epilogue on all four lane quarters") {
     CHECK(kStageBytes == 2u * 128u * 128u);
-    CHECK(kSmemBytes == 4u * 32768u + 65536u + 1024u);
+    CHECK(kSmemBytes == 4u * 32768u + 65536u + 4u * 1024u + 1024u);  // stages, C, MX scales, alignment
     CHECK(kSmemBytes + 256 <= 232448u);  // plus the static barriers
     CHECK(kThreads == 224);
     bool quarters[4] = {};
@@ -192,4 +192,36 @@ TEST_CASE("planner: tensor maps of one stage of A and B, and of C in 32 x 128 bo
     GemmParams misaligned = p;
     misaligned.lda = 101;
     CHECK(plan::sm100_tma_obstacle(misaligned).find("leading dimension of A") != std::string::npos);
+}
+
+TEST_CASE("instruction descriptor of kind::mxf8f6f4: scale IDs at 4-5 and 29-30, UE8M0 at 23, M >> 7 at 27") {
+    // e4m3 x e4m3, K-major, M 128, N 128: (128 >> 3 = 16) << 17 | 1 << 23 | (128 >> 7 = 1) << 27.
+    CHECK(mx_instruction_descriptor(kE4M3, 128, 128) == 0x08A00000u);
+    CHECK(mx_instruction_descriptor(kE5M2, 128, 128) == 0x08A00480u);  // format 1 at bits 7 and 10
+    // K step s of a stage reads byte s of every scale column: both IDs s.
+    CHECK(with_scale_ids(0x08A00000u, 0) == 0x08A00000u);
+    CHECK(with_scale_ids(0x08A00000u, 1) == 0x28A00010u);
+    CHECK(with_scale_ids(0x08A00000u, 3) == 0x68A00030u);
+    static_assert(kMmaSteps == kMxTileBlocks, "a stage's 4 MMAs are its 4 K blocks of scales");
+}
+
+TEST_CASE("MX scales in tensor memory: 512 columns for 8-bit kernels, each stage's A and B 32 columns apart") {
+    CHECK(tmem_columns(false) == 256);
+    CHECK(tmem_columns(true) == 512);
+    CHECK(mx_scale_column(0, 0) == 256);
+    CHECK(mx_scale_column(0, 1) == 288);
+    CHECK(mx_scale_column(3, 1) == 480);
+    CHECK(tmem_address(0, 0, mx_scale_column(2, 0)) == 384u);
+}
+
+TEST_CASE("tcgen05.cp of an MX scale tile: unswizzled, 8-row groups 128 bytes apart, version 1") {
+    const uint64_t d = mx_scale_copy_descriptor(0x1000);
+    CHECK(d == 0x0000400800080100ull);
+    const Fields f = fields(d);
+    CHECK(f.start == 0x1000u);
+    CHECK(f.leading == 128u);
+    CHECK(f.stride == 128u);
+    CHECK(f.version == 1u);
+    CHECK(f.swizzle == 0u);
+    CHECK(kMxStageBytes == 1024u);
 }

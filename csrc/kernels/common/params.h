@@ -78,6 +78,11 @@ struct GemmParams {
     const float *block_scale_a;
     const float *block_scale_b;
     int32_t block_rows_a, block_cols_b;
+    // MX scales of 8-bit A and B (ASYNCGEMM_SCALE_MX_32, kernels/common/mx_scale.h): one UE8M0 byte
+    // per row of A (column of B) and 32 of K, both set or neither; null: none.  Set only where there
+    // is a product.
+    const uint8_t *mx_scale_a;
+    const uint8_t *mx_scale_b;
 };
 
 // dst[rows][cols] = alpha * op(src), row-major.  op N: src[i][j] at src[i * ld_src + j];

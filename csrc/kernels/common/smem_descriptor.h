@@ -27,12 +27,25 @@ inline constexpr uint64_t kWgmmaSwizzle128B = uint64_t{1} << 62;     // mode 1 i
 inline constexpr uint64_t kTcgen05Swizzle128B = uint64_t{2} << 61;   // mode 2 in bits 61-63
 inline constexpr uint64_t kTcgen05Version = uint64_t{1} << 46;       // 0b001 in bits 46-48
 
+// The address and offset fields, common to both generations and every swizzle mode.
+ASYNCGEMM_HOST_DEVICE constexpr uint64_t descriptor_fields(uint32_t smem_address, uint32_t leading_bytes,
+                                                           uint32_t stride_bytes) {
+    return (static_cast<uint64_t>((smem_address >> 4) & 0x3FFF)) |
+           (static_cast<uint64_t>((leading_bytes >> 4) & 0x3FFF) << 16) |
+           (static_cast<uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32);
+}
+
 ASYNCGEMM_HOST_DEVICE constexpr uint64_t smem_descriptor(MmaUnit unit, uint32_t smem_address, uint32_t leading_bytes,
                                                          uint32_t stride_bytes) {
     const uint64_t fixed = unit == MmaUnit::Wgmma ? kWgmmaSwizzle128B : kTcgen05Swizzle128B | kTcgen05Version;
-    return (static_cast<uint64_t>((smem_address >> 4) & 0x3FFF)) |
-           (static_cast<uint64_t>((leading_bytes >> 4) & 0x3FFF) << 16) |
-           (static_cast<uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32) | fixed;
+    return descriptor_fields(smem_address, leading_bytes, stride_bytes) | fixed;
+}
+
+// A tcgen05 descriptor of an unswizzled matrix (swizzle mode 0): rows of 16 bytes, 8-row groups
+// (128 bytes) `stride_bytes` apart.  tcgen05.cp reads the MX scale tiles through it.
+ASYNCGEMM_HOST_DEVICE constexpr uint64_t tcgen05_plain_descriptor(uint32_t smem_address, uint32_t leading_bytes,
+                                                                  uint32_t stride_bytes) {
+    return descriptor_fields(smem_address, leading_bytes, stride_bytes) | kTcgen05Version;
 }
 
 inline constexpr uint32_t kRowBytes = 128;              // one swizzled row

@@ -1,5 +1,6 @@
 // TMA loads of the families that stage operands with the 128-byte swizzle (smem_descriptor.h): one
-// box, and an operand's stage of a tile; and the prefetch of a tensor map, for loads and stores alike.
+// box, and an operand's stage of a tile; a plain bulk copy; and the prefetch of a tensor map, for
+// loads and stores alike.
 #pragma once
 
 #include <cuda.h>
@@ -17,6 +18,12 @@ __device__ __forceinline__ void tma_load_box(void *dst, const CUtensorMap *map, 
                                              uint64_t *landed) {
     const int32_t coords[3] = {c0, c1, c2};
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_shared, cuda::ptx::space_global, dst, map, coords, landed);
+}
+
+// cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes (cuda::ptx): `bytes` (a multiple of
+// 16) from `src` (16-byte aligned) into `dst`, counted as bytes on `landed`; no tensor map.
+__device__ __forceinline__ void bulk_load(void *dst, const void *src, uint32_t bytes, uint64_t *landed) {
+    cuda::ptx::cp_async_bulk(cuda::ptx::space_shared, cuda::ptx::space_global, dst, src, bytes, landed);
 }
 
 // prefetch.tensormap: fetches the map (a __grid_constant__ parameter) into the descriptor cache, so

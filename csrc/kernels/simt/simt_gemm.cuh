@@ -1,6 +1,6 @@
 // SIMT GEMM (ASYNCGEMM_ALGO_SIMT): D = alpha * A·B + beta * C with exact fp32 FMA, any majors, any
 // sizes and alignments, batched; 8-bit inputs are widened to fp32 as they are loaded, times their
-// block scales where they have them, and alpha times their tensor scales (or those of the f16 copies
+// block or MX scales where they have them, and alpha times their tensor scales (or those of the f16 copies
 // widened from them: plan/widened_inputs.h).
 //
 // A block computes one 128 x 128 tile of D (kTileConfigs[0]).  K is walked in slices of 32 through
@@ -52,8 +52,9 @@ __device__ __forceinline__ int thread_index() {
     return thread;
 }
 
-// T: the element type of A and B (float, __half or __nv_bfloat16).
-template <typename T, bool AKMajor, bool BKMajor>
+// T: the element type of A and B (float, __half, __nv_bfloat16 or an 8-bit float); kScales: how the
+// 8-bit inputs are scaled as they are loaded (simt_kernels.def: a kernel per kind).
+template <typename T, bool AKMajor, bool BKMajor, Scales kScales>
 __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
     // tile_loader.cuh: fp32 tiles travel by cp.async, 16-bit ones are loaded and stored at once.
     constexpr bool kAsyncCopies = std::is_same_v<T, float>;
@@ -80,6 +81,7 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
     // k of the range's slice s inside the matrix: all of it but in the last slice of K.
     const auto k_left = [&](int s) { return first_slice + s + 1 < all_slices ? kTile.tile_k : last_slice_k; };
     static_assert(kScaleBlockK % kTile.tile_k == 0, "a slice lies in one K block of the block scales");
+    static_assert(kMxBlockK == kTile.tile_k, "a slice is one K block of the MX scales");
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
         const int thread = thread_index();
@@ -93,7 +95,13 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
         // The range's slice s into a stage: 8-bit inputs times their block scales, where they have them.
         const auto load_slice = [&](int stage, int s) {
             const int64_t kb = (k0 + static_cast<int64_t>(s) * kTile.tile_k) / kScaleBlockK;
-            if constexpr (kIsFp8<T>) {
+            if constexpr (kScales == Scales::mx) {
+                const int64_t mx_kb = (k0 + static_cast<int64_t>(s) * kTile.tile_k) / kMxBlockK;
+                load_a.load(a_tile(stage), k_left(s),
+                            MxScaleColumn(p.mx_scale_a, p.m, p.k, m0, batch, p.stride_a != 0, mx_kb));
+                load_b.load(b_tile(stage), k_left(s),
+                            MxScaleColumn(p.mx_scale_b, p.n, p.k, n0, batch, p.stride_b != 0, mx_kb));
+            } else if constexpr (kScales == Scales::scaled) {
                 load_a.load(a_tile(stage), k_left(s),
                             BlockScaleColumn(p.block_scale_a, p.block_rows_a, p.m, p.k, m0, batch, p.stride_a != 0, kb));
                 load_b.load(b_tile(stage), k_left(s),
@@ -116,37 +124,42 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
         tile.load(0, a_tile(0), b_tile(0), 0);
 
         int stage = 0;  // holds slice s; once slice s is read, it receives slice s + stages
+        static_assert(kTile.tile_k % 2 == 0, "the steps of a slice go in pairs, one per fragment set");
         for (int s = 0; s < slices; ++s) {
+            // Steps in pairs, each naming its fragment sets: the sets stay registers even where the
+            // compiler would not unroll the loop (a dynamic set index puts the accumulators in local
+            // memory).
 #pragma unroll
-            for (int k = 0; k < kTile.tile_k; ++k) {
-                if (k + 1 < kTile.tile_k) {
-                    tile.load((k + 1) % 2, a_tile(stage), b_tile(stage), k + 1);
-                    tile.multiply(k % 2);
-                    continue;
-                }
-                // The last step of slice s is in registers.  Wait until slice s + 1 has landed and
-                // let every thread see it; the barrier also frees slice s's stage for slice
-                // s + stages.  Then step 0 of slice s + 1 (past the last slice, a read of a stage
-                // nobody uses: cheaper than a branch).
-                const int refill = stage;
-                stage = stage + 1 == kTile.stages ? 0 : stage + 1;
-                cp_async_wait<kTile.stages - 2>();
-                __syncthreads();
-                const auto refill_stage = [&] {
-                    if (s + kTile.stages < slices) load_slice(refill, s + kTile.stages);
-                    cp_async_commit();
-                };
-                if constexpr (kAsyncCopies) {
-                    refill_stage();  // in flight during the FFMAs of the next slices
-                    tile.load(0, a_tile(stage), b_tile(stage), 0);
-                    tile.multiply(k % 2);
-                } else {
-                    // Synchronous loads stall this warp anyway; retiring this step first frees its
-                    // fragment registers for them.
-                    tile.multiply(k % 2);
-                    refill_stage();
-                    tile.load(0, a_tile(stage), b_tile(stage), 0);
-                }
+            for (int k = 0; k + 2 < kTile.tile_k; k += 2) {
+                tile.load(1, a_tile(stage), b_tile(stage), k + 1);
+                tile.multiply(0);
+                tile.load(0, a_tile(stage), b_tile(stage), k + 2);
+                tile.multiply(1);
+            }
+            tile.load(1, a_tile(stage), b_tile(stage), kTile.tile_k - 1);
+            tile.multiply(0);
+            // The last step of slice s is in registers.  Wait until slice s + 1 has landed and let
+            // every thread see it; the barrier also frees slice s's stage for slice s + stages.  Then
+            // step 0 of slice s + 1 (past the last slice, a read of a stage nobody uses: cheaper than a
+            // branch).
+            const int refill = stage;
+            stage = stage + 1 == kTile.stages ? 0 : stage + 1;
+            cp_async_wait<kTile.stages - 2>();
+            __syncthreads();
+            const auto refill_stage = [&] {
+                if (s + kTile.stages < slices) load_slice(refill, s + kTile.stages);
+                cp_async_commit();
+            };
+            if constexpr (kAsyncCopies) {
+                refill_stage();  // in flight during the FFMAs of the next slices
+                tile.load(0, a_tile(stage), b_tile(stage), 0);
+                tile.multiply(1);
+            } else {
+                // Synchronous loads stall this warp anyway; retiring this step first frees its
+                // fragment registers for them.
+                tile.multiply(1);
+                refill_stage();
+                tile.load(0, a_tile(stage), b_tile(stage), 0);
             }
         }
 
@@ -181,11 +194,14 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
 }  // namespace asyncgemm::simt
 
 // The entry point of one line of simt_kernels.def, its name pasted from the line's words.
-#define ASYNCGEMM_SIMT_KERNEL(TYPE, MAJORS)                                                                    \
+#define ASYNCGEMM_SIMT_KERNEL(TYPE, SCALES, MAJORS)                                                            \
     extern "C" __global__ void __launch_bounds__(asyncgemm::simt::kTile.threads,                              \
                                                  asyncgemm::simt::kTile.min_blocks_per_sm)                    \
-        asyncgemm_simt_gemm_##TYPE##_##MAJORS(const asyncgemm::GemmParams params) {                           \
+        asyncgemm_simt_gemm_##TYPE##_##SCALES##_##MAJORS(const asyncgemm::GemmParams params) {                \
         asyncgemm::simt::simt_gemm<ASYNCGEMM_ELEMENT_##TYPE, asyncgemm::a_k_major(ASYNCGEMM_MAJORS_##MAJORS), \
-                                   asyncgemm::b_k_major(ASYNCGEMM_MAJORS_##MAJORS)>(params);                  \
+                                   asyncgemm::b_k_major(ASYNCGEMM_MAJORS_##MAJORS),                           \
+                                   asyncgemm::simt::Scales::SCALES>(params);                                  \
     }                                                                                                         \
-    static_assert(ASYNCGEMM_MAJORS_##MAJORS != asyncgemm::Majors::Any, "a SIMT kernel reads one pair of majors");
+    static_assert(ASYNCGEMM_MAJORS_##MAJORS != asyncgemm::Majors::Any, "a SIMT kernel reads one pair of majors"); \
+    static_assert(asyncgemm::simt::scales_fit<ASYNCGEMM_ELEMENT_##TYPE>(asyncgemm::simt::Scales::SCALES),    \
+                  "plain kernels take 16- and 32-bit inputs, scaled and mx ones 8-bit inputs");

@@ -1,8 +1,10 @@
 // The MMA thread: for each of the block's tiles, once the epilogue has drained the accumulator it
 // will use, copies the scaled C tile into it (tcgen05.cp, 128 lanes x 256 bits at a time) where C
 // enters the accumulator, then for each stage issues kMmaSteps tcgen05.mma (M 128, N 128, K 32 bytes
-// each: k16 of 16-bit, k8 of tf32, k32 of 8-bit inputs) straight from the swizzled TMA tiles and releases the stage with tcgen05.commit, which
-// arrives on its empty barrier when those MMAs have completed.  A last commit tells the epilogue the
+// each: k16 of 16-bit, k8 of tf32, k32 of 8-bit inputs) straight from the swizzled TMA tiles (with MX
+// scales, first copies the stage's scale tiles into tensor memory, tcgen05.cp, and multiplies with
+// kind::mxf8f6f4.block_scale, K step s scaled by byte s of each scale column) and releases the stage
+// with tcgen05.commit, which arrives on its empty barrier when those MMAs (and copies) have completed.  A last commit tells the epilogue the
 // accumulator is complete.  Copies, MMAs and commits of one thread run in issue order on the tensor
 // core, so the first MMA accumulates onto the copied C without any wait here.
 #pragma once
@@ -43,9 +45,20 @@ __device__ __forceinline__ void copy_seed(const SharedStorage &smem, uint32_t ac
     }
 }
 
+// Copies stage `stage`'s MX scale tiles into its tensor-memory columns: each 512-byte tile, 32 rows of
+// 16 bytes, into 4 columns of lanes 0-31, repeated in the other three lane quarters (.warpx4), where
+// the block-scaled MMA reads the scale of row r from lane r, column r / 32, byte = its scale ID.
+__device__ __forceinline__ void copy_mx_scales(const SharedStorage &smem, uint32_t tmem_base, int stage) {
+    ptx::tcgen05_cp_32x128b_warpx4(ptx::cta_group_1, tmem_base + mx_scale_column(stage, 0),
+                                   mx_scale_copy_descriptor(smem_addr(smem.a_scales(stage))));
+    ptx::tcgen05_cp_32x128b_warpx4(ptx::cta_group_1, tmem_base + mx_scale_column(stage, 1),
+                                   mx_scale_copy_descriptor(smem_addr(smem.b_scales(stage))));
+}
+
 template <typename T>
 __device__ __forceinline__ void issue_mmas(const Sm100Params &p, const SharedStorage &smem, uint32_t tmem_base) {
     constexpr uint32_t kElement = sizeof(T);
+    const bool mx = p.mx_scale_a != nullptr;
     if (p.k_blocks == 0) return;  // no product: the epilogue reads no accumulator
     const PersistentScheduler<Sm100Params> schedule(p);
     RingPosition<kStages> slot;
@@ -69,6 +82,9 @@ __device__ __forceinline__ void issue_mmas(const Sm100Params &p, const SharedSto
             ptx::tcgen05_fence_after_thread_sync();
             const uint32_t a_tile = smem_addr(smem.a_tile(slot.index));
             const uint32_t b_tile = smem_addr(smem.b_tile(slot.index));
+            if constexpr (kIsFp8<T>) {
+                if (mx) copy_mx_scales(smem, tmem_base, slot.index);
+            }
 #pragma unroll
             for (int step = 0; step < kMmaSteps; ++step) {
                 const uint64_t a = operand_descriptor<kElement>(a_tile, p.a_k_major, step);
@@ -77,7 +93,13 @@ __device__ __forceinline__ void issue_mmas(const Sm100Params &p, const SharedSto
                 if constexpr (std::is_same_v<T, float>) {
                     ptx::tcgen05_mma(ptx::kind_tf32, ptx::cta_group_1, d, a, b, p.instruction, accumulate);
                 } else if constexpr (kIsFp8<T>) {
-                    ptx::tcgen05_mma(ptx::kind_f8f6f4, ptx::cta_group_1, d, a, b, p.instruction, accumulate);
+                    if (mx)
+                        ptx::tcgen05_mma_block_scale_vec_1x(
+                            ptx::kind_mxf8f6f4, ptx::cta_group_1, d, a, b, with_scale_ids(p.instruction, step),
+                            tmem_base + mx_scale_column(slot.index, 0), tmem_base + mx_scale_column(slot.index, 1),
+                            accumulate);
+                    else
+                        ptx::tcgen05_mma(ptx::kind_f8f6f4, ptx::cta_group_1, d, a, b, p.instruction, accumulate);
                 } else {
                     ptx::tcgen05_mma(ptx::kind_f16, ptx::cta_group_1, d, a, b, p.instruction, accumulate);
                 }

@@ -1,6 +1,7 @@
 // The producer: one thread walks the block's tiles and fills the ring with TMA loads
-// (cp.async.bulk.tensor), each stage A's 128 rows and B's 128 rows of one 128-byte row of K,
-// announcing the bytes on the stage's full barrier once the MMAs have released it.  Before a tile's
+// (cp.async.bulk.tensor), each stage A's 128 rows and B's 128 rows of one 128-byte row of K (and,
+// with MX scales, their two 512-byte scale tiles by cp.async.bulk), announcing the bytes on the
+// stage's full barrier once the MMAs have released it.  Before a tile's
 // operands it loads the tile's fp32 C into the seed buffer, when C enters the accumulator.  Boxes
 // past an edge of the problem are zero-filled by TMA and still count whole.
 #pragma once
@@ -41,13 +42,26 @@ __device__ __forceinline__ void produce(const Sm100Params &p, const SharedStorag
         }
         const int32_t a_batch = p.a_batched ? static_cast<int32_t>(tile.batch) : 0;
         const int32_t b_batch = p.b_batched ? static_cast<int32_t>(tile.batch) : 0;
+        // The tile's MX scale tiles along K, one per stage (its row tile of A's, its column tile of B's).
+        const bool mx = p.mx_scale_a != nullptr;
+        const auto scale_tiles = [&](const uint8_t *scales, int32_t batch, int64_t batch_bytes, int32_t row_tile) {
+            return mx ? scales + batch * batch_bytes + static_cast<int64_t>(row_tile) * p.mx_k_tiles * kMxTileBytes
+                      : nullptr;
+        };
+        const uint8_t *a_scales = scale_tiles(p.mx_scale_a, a_batch, p.mx_batch_bytes_a, tile.m);
+        const uint8_t *b_scales = scale_tiles(p.mx_scale_b, b_batch, p.mx_batch_bytes_b, tile.n);
+        const uint32_t stage_bytes = kStageBytes + (mx ? kMxStageBytes : 0u);
         for (int kb = 0; kb < p.k_blocks; ++kb, slot.advance()) {
             wait_parity(&smem.empty[slot.index], slot.phase ^ 1u);
             uint64_t *full = &smem.full[slot.index];
-            ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, full, uint32_t{kStageBytes});
+            ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, full, stage_bytes);
             const int32_t k0 = kb * row_elements(kElement);
             tma_load_operand<kTileM, kElement>(smem.a_tile(slot.index), &p.a_map, p.a_k_major, m0, k0, a_batch, full);
             tma_load_operand<kTileN, kElement>(smem.b_tile(slot.index), &p.b_map, p.b_k_major, n0, k0, b_batch, full);
+            if (mx) {
+                bulk_load(smem.a_scales(slot.index), a_scales + kb * kMxTileBytes, kMxTileBytes, full);
+                bulk_load(smem.b_scales(slot.index), b_scales + kb * kMxTileBytes, kMxTileBytes, full);
+            }
         }
     }
 }

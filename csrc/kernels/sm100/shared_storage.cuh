@@ -1,6 +1,6 @@
 // Where a block's shared memory goes: the ring of operand stages with its full/empty mbarriers, the
-// fp32 C tile that enters the accumulator with its three barriers, the accumulators' full/empty
-// barriers, and the tensor-memory address tcgen05.alloc writes.
+// fp32 C tile that enters the accumulator with its three barriers, each stage's MX scale tiles, the
+// accumulators' full/empty barriers, and the tensor-memory address tcgen05.alloc writes.
 #pragma once
 
 #include <stdint.h>
@@ -23,6 +23,8 @@ struct SharedStorage {
     __device__ char *a_tile(int stage) const { return base + stage * kStageBytes; }
     __device__ char *b_tile(int stage) const { return a_tile(stage) + kAStageBytes; }
     __device__ char *seed_box(int box) const { return base + kStages * kStageBytes + box * kSeedBoxBytes; }
+    __device__ char *a_scales(int stage) const { return base + kStages * kStageBytes + kSeedBytes + stage * kMxStageBytes; }
+    __device__ char *b_scales(int stage) const { return a_scales(stage) + kMxTileBytes; }
 };
 
 }  // namespace asyncgemm::sm100

@@ -1,6 +1,6 @@
 // Blackwell GEMM (ASYNCGEMM_ALGO_SM100_TCGEN05): D = alpha * A·B + beta * C with f16 or bf16 A and B,
-// or f32 ones multiplied as tf32, in any majors, fp32 accumulation in tensor memory, f32/f16/bf16 C
-// and D, batched; sm_100a only.
+// or f32 ones multiplied as tf32, in any majors, or K-major e4m3/e5m2 ones (tensor or MX scales),
+// fp32 accumulation in tensor memory, f32/f16/bf16 C and D, batched; sm_100a only.
 //
 // Persistent and warp-specialized, after the Gluon tcgen05 tutorial: one block per SM walks 128 x 128
 // output tiles in grouped order.  Warp 0 feeds a ring of shared stages with TMA (producer.cuh); one
@@ -41,6 +41,7 @@ namespace ptx = cuda::ptx;
 template <typename T>
 __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+    constexpr uint32_t kColumns = tmem_columns(kIsFp8<T>);
     extern __shared__ __align__(128) char dynamic_smem[];
     __shared__ uint64_t full[kStages], empty[kStages], seed_full, seed_ready, seed_empty;
     __shared__ uint64_t acc_full[kAccumulators], acc_empty[kAccumulators];
@@ -60,10 +61,11 @@ __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
         init_barriers(acc_empty, kEpilogueThreads);
         publish_barrier_init();
     }
-    // Tensor memory: one warp allocates both accumulators and gives up its right to allocate more, so
-    // another block on this SM could; the address reaches every thread through shared memory.
+    // Tensor memory: one warp allocates both accumulators (and the 8-bit kernels' MX scale columns) and
+    // gives up its right to allocate more, so another block on this SM could; the address reaches
+    // every thread through shared memory.
     if (warp == kMmaWarp) {
-        ptx::tcgen05_alloc(ptx::cta_group_1, &tmem_base_slot, uint32_t{kTmemColumns});
+        ptx::tcgen05_alloc(ptx::cta_group_1, &tmem_base_slot, kColumns);
         ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
     }
     ptx::tcgen05_fence_before_thread_sync();
@@ -91,7 +93,7 @@ __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
     if (warp == kMmaWarp) {
         __syncwarp();  // tcgen05.dealloc is warp-collective, and lane 0 took its own path above
         ptx::tcgen05_fence_after_thread_sync();
-        ptx::tcgen05_dealloc(ptx::cta_group_1, tmem_base, uint32_t{kTmemColumns});
+        ptx::tcgen05_dealloc(ptx::cta_group_1, tmem_base, kColumns);
     }
 #endif
 }

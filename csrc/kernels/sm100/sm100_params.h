@@ -42,6 +42,13 @@ struct Sm100Params {
     // C is never seeded with them (seed_scale is the host's beta / alpha).
     const float *scale_a;
     const float *scale_b;
+    // The MX scales of 8-bit A and B (kernels/common/mx_scale.h), both or neither; null: none.  With
+    // them every stage also loads the tile's 512-byte scale tile of A and of B, and the MMAs are
+    // kind::mxf8f6f4.block_scale (`instruction` is then mx_instruction_descriptor's).
+    const uint8_t *mx_scale_a;
+    const uint8_t *mx_scale_b;
+    int64_t mx_batch_bytes_a, mx_batch_bytes_b;  // from one batch's scales to the next; 0: broadcast
+    int32_t mx_k_tiles;                          // scale tiles along K (mx_k_tiles(k))
 };
 
 }  // namespace asyncgemm

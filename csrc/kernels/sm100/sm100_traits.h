@@ -9,6 +9,7 @@
 
 #include "kernels/common/host_device.h"
 #include "kernels/common/kernel_list.h"
+#include "kernels/common/mx_scale.h"
 #include "kernels/common/params.h"
 #include "kernels/common/smem_descriptor.h"
 
@@ -44,6 +45,23 @@ inline constexpr uint32_t kTmemColumns = kAccumulators * kTileN;
 static_assert(kTmemColumns >= 32 && kTmemColumns <= 512 && (kTmemColumns & (kTmemColumns - 1)) == 0,
               "tcgen05.alloc takes a power of two from 32 to 512 columns");
 
+// The 8-bit kernels allocate all 512 columns: the accumulators' 256, then each stage's MX scales
+// (kind::mxf8f6f4.block_scale), A's and B's 32 columns apart; tcgen05.cp .32x128b.warpx4 fills 4
+// columns of all 128 lanes from a 512-byte tile (kernels/common/mx_scale.h).
+inline constexpr uint32_t kEightBitTmemColumns = 512;
+inline constexpr uint32_t kMxScaleColumnStride = 32;
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t tmem_columns(bool eight_bit) {
+    return eight_bit ? kEightBitTmemColumns : kTmemColumns;
+}
+// The first column of stage `stage`'s scales of operand `operand` (0: A, 1: B).
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t mx_scale_column(int stage, int operand) {
+    return kTmemColumns + static_cast<uint32_t>(2 * stage + operand) * kMxScaleColumnStride;
+}
+static_assert(mx_scale_column(kStages - 1, 1) + kMxScaleColumnStride <= kEightBitTmemColumns,
+              "every stage's MX scales fit the 8-bit kernels' tensor memory");
+static_assert(kTileM == kMxTileRows && kTileN == kMxTileRows && kMxTileK == 128,
+              "a stage's MX scales are one 512-byte tile of A's and one of B's");
+
 // A tensor-memory address: lane in bits 16-31, column in bits 0-15.
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t tmem_address(uint32_t base, uint32_t lane, uint32_t column) {
     return base + (lane << 16) + column;
@@ -73,8 +91,11 @@ inline constexpr SeedCopy kSeedCopy{kTileM, 256, 256 / 32, kSeedBoxColumns / (25
 inline constexpr uint32_t kSeedBoxBytes = kTileM * kRowBytes;
 inline constexpr uint32_t kSeedBytes = kSeedCopy.boxes * kSeedBoxBytes;
 
-// Dynamic shared memory at launch: the ring, the C tile, and slack to align the start.
-inline constexpr uint32_t kSmemBytes = kStages * kStageBytes + kSeedBytes + kSmemAlign;
+// Each stage's MX scales: A's tile, then B's (cp.async.bulk, 16-byte aligned; read by tcgen05.cp).
+inline constexpr uint32_t kMxStageBytes = 2 * kMxTileBytes;
+
+// Dynamic shared memory at launch: the ring, the C tile, the MX scales, and slack to align the start.
+inline constexpr uint32_t kSmemBytes = kStages * kStageBytes + kSeedBytes + kStages * kMxStageBytes + kSmemAlign;
 
 // ---- the instruction descriptor --------------------------------------------------------------
 
@@ -97,6 +118,26 @@ ASYNCGEMM_HOST_DEVICE constexpr uint32_t instruction_descriptor(int32_t type_ab,
     return (1u << 4) | (operand_format(type_ab) << 7) | (operand_format(type_ab) << 10) |
            (static_cast<uint32_t>(!a_k_major) << 15) | (static_cast<uint32_t>(!b_k_major) << 16) |
            (static_cast<uint32_t>(n >> 3) << 17) | (static_cast<uint32_t>(m >> 4) << 24);
+}
+
+// The instruction descriptor of .kind::mxf8f6f4 (PTX ISA, "Instruction descriptor format for
+// .kind::mxf8f6f4"): bits 4-5 the scale-factor B ID, 7-9 A format and 10-12 B format (0 E4M3,
+// 1 E5M2), 15, 16 A, B major, 17-22 N >> 3, 23 the scale type (1: UE8M0), 27-28 M >> 7, 29-30 the
+// scale-factor A ID; D is always f32.  The IDs pick the byte of each 32-bit scale column: K step s of a
+// stage (32 of K) reads byte s, its K block's scales (mx_scale.h's tiles hold K block j in byte j).
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t mx_instruction_descriptor(int32_t type_ab, int m, int n) {
+    return (operand_format(type_ab) << 7) | (operand_format(type_ab) << 10) | (static_cast<uint32_t>(n >> 3) << 17) |
+           (1u << 23) | (static_cast<uint32_t>(m >> 7) << 27);
+}
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t with_scale_ids(uint32_t mx_descriptor, int step) {
+    return mx_descriptor | (static_cast<uint32_t>(step) << 4) | (static_cast<uint32_t>(step) << 29);
+}
+
+// tcgen05.cp's source descriptor of an MX scale tile: 32 rows of 16 bytes, unswizzled, 8-row groups
+// 128 bytes apart (the leading offset spans the one 16-byte column and is set to the same).
+inline constexpr uint32_t kMxCopyGroupBytes = 128;
+ASYNCGEMM_HOST_DEVICE constexpr uint64_t mx_scale_copy_descriptor(uint32_t smem_address) {
+    return tcgen05_plain_descriptor(smem_address, kMxCopyGroupBytes, kMxCopyGroupBytes);
 }
 
 // Whether a kernel list's shape word names the family's tile: tile_m x tile_n, stages
