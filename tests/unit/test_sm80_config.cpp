@@ -159,7 +159,11 @@ TEST_CASE("sm80: heuristic") {
     // 56 slices; fewer where K is shorter (each range keeps 8 slices).
     CHECK(choose(1024, 1024, 14336, 1, h100) == P(sm80::kConfigPaired, 4));
     CHECK(choose(1024, 1024, 1024, 1, h100) == P(sm80::kConfigPaired, 2));
-    CHECK(choose(1024, 1024, 960, 1, h100) == P(sm80::kConfigPaired, 1));
+    // K too short for 2 ranges: 128 tiles of 128 x 64 fill more SMs than 64 paired ones.
+    CHECK(choose(1024, 1024, 960, 1, h100) == P(sm80::kConfigPipelinedSmall, 1));
+    // Less than a wave of 128 x 64 tiles, K unsplit: 128 x 64 tiles (measured on an H200).
+    CHECK(choose(200, 300, 100, 1, h100) == P(sm80::kConfigPipelinedSmall, 1));
+    CHECK(choose(300, 200, 500, 1, h100) == P(sm80::kConfigPipelinedSmall, 1));
     // A100 (108 SMs): 64 tiles of 128 x 128 cannot be split in 2 without a second wave; 128 x 64
     // tiles fill it.  512 x 1024 (32 tiles) splits in 3.
     CHECK(choose(1024, 1024, 14336, 1, a100) == P(sm80::kConfigPipelinedSmall, 1));
@@ -172,7 +176,8 @@ TEST_CASE("sm80: heuristic") {
     CHECK(choose(1, 128, 1 << 20, 1, h100) == P(sm80::kConfigShortM, 16));
     // Batches never split.
     CHECK(choose(128, 128, 1 << 16, 4, h100) == P(sm80::kConfigPipelinedSmall, 1));
-    CHECK(choose(256, 256, 1 << 16, 4, h100) == P(sm80::kConfigPaired, 1));
+    CHECK(choose(256, 256, 1 << 16, 4, h100) == P(sm80::kConfigPipelinedSmall, 1));  // 32 tiles of 128 x 64
+    CHECK(choose(512, 512, 1 << 16, 8, h100) == P(sm80::kConfigPaired, 1));           // 256 of them
 }
 
 TEST_CASE("sm80: kernels that do not fit the device, or do not exist for the type, are never chosen") {
