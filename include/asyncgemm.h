@@ -172,7 +172,7 @@ typedef enum {
      BLOCK_128x128: the scale of element (x, k) at scale[kb * ceil(X / 128) + x / 128]   (ceil(X / 128) * KB)
    The MX scales (MX_32, the OCP Microscaling formats' MXFP8) are bytes, each an unsigned power of
    two 2^(e - 127) (UE8M0; 0xFF is NaN), one per x and 32 elements of K (K block j = k / 32), set on
-   A and B both, in cuBLASLt's VEC32_UE8M0 layout (PyTorch's "blocked" scales): tiles of 128 x by 4
+   A and B both (MX_32 on one operand alone is NOT_SUPPORTED), in cuBLASLt's VEC32_UE8M0 layout (PyTorch's "blocked" scales): tiles of 128 x by 4
    K blocks, 512 bytes each, rows of tiles (128 x each) one after another, in a row the ceil(k / 128)
    tiles along K in order, and in a tile the scale of x and j at
      (x % 32) * 16 + ((x % 128) / 32) * 4 + j % 4
@@ -244,7 +244,8 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    NOT_SUPPORTED.  MX scales: on Blackwell, SM100_TCGEN05 (and AUTO) multiplies with tcgen05's
    block-scaled MMAs (kind::mxf8f6f4, the scale tiles copied into tensor memory by tcgen05.cp) where
    the operands are K-major with 16-byte rows and no bias or activation is fused: compiled and checked
-   by its self-check on first use, never run by this project.  Everything else MX-scaled runs on SIMT
+   by a self-check of its own at the first MX-scaled product (a failure sends them to SIMT), never run
+   by this project.  Everything else MX-scaled runs on SIMT
    as block scales do (AUTO takes it on every GPU; its scaled inputs must lie in fp32's range), and
    ASYNC_COPY, PIPELINED and SM90_TMA_WGMMA named are NOT_SUPPORTED. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,

@@ -173,16 +173,17 @@ operand only, or scales not 16-byte aligned throw an `ArgumentError` naming what
 
 On Blackwell GPUs (compute capability 10.0), with `algo` `:auto` or `:sm100_tcgen05`, the tensor
 cores' block-scaled MMAs (`kind::mxf8f6f4`) multiply MX-scaled inputs in the K-major form above,
-`matmul!(C, transpose(At), B; scale_a, scale_b)`, where TMA can load every matrix (K a multiple of
+`matmul!(C, transpose(At), B; scale_a, scale_b)`, where TMA can load `At` and `B` (K a multiple of
 16 for a whole `At` or `B`) and there is no bias or activation: compiled and self-checked by the
 library, never run by this project. Every other MX-scaled product (another GPU, another form, a bias
 or an activation) runs on `:simt`, whose kernels scale the inputs as they load them and sum the
 exact products in Float32 (the scaled inputs must lie in Float32's range): exact, and far slower
 than tensor cores. MX-scaled inputs never run on Float16 copies. Named, `:simt` serves every
 MX-scaled product; `:sm100_tcgen05` throws an [`AsyncGemmError`](@ref) with
-`ASYNCGEMM_STATUS_NOT_SUPPORTED` for a form, a bias or an activation it cannot take, and
-`:async_copy`, `:pipelined` and `:sm90_tma_wgmma` throw `ASYNCGEMM_STATUS_NOT_SUPPORTED`. MX scales
-need libasyncgemm 0.2.3 or later.
+`ASYNCGEMM_STATUS_NOT_SUPPORTED` for a form, a bias or an activation it cannot take (or where its
+self-check of MX-scaled products failed) and `ASYNCGEMM_STATUS_MISALIGNED` where TMA cannot load `At`
+or `B`, and `:async_copy`, `:pipelined` and `:sm90_tma_wgmma` throw `ASYNCGEMM_STATUS_NOT_SUPPORTED`.
+MX scales need libasyncgemm 0.2.3 or later.
 """
 function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Number=true, β::Number=false;
                  bias::Union{Nothing,AbstractArray}=nothing, activation::Symbol=:none,

@@ -13,8 +13,8 @@ EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t
     const auto allows = [&](asyncgemm_algo_t family) { return algo == ASYNCGEMM_ALGO_AUTO || algo == family; };
     const bool block_scaled = has_block_scales(params);
     const bool mx_scaled = has_mx_scales(params);
-    if (k_major && allows(ASYNCGEMM_ALGO_SM100_TCGEN05) && families.sm100 && !has_fused_epilogue(params) &&
-        !block_scaled && sm100_tma_obstacle(params).empty())
+    if (k_major && allows(ASYNCGEMM_ALGO_SM100_TCGEN05) && (mx_scaled ? families.sm100_mx : families.sm100) &&
+        !has_fused_epilogue(params) && !block_scaled && sm100_tma_obstacle(params).empty())
         return {ASYNCGEMM_ALGO_SM100_TCGEN05, false};
     // MX scales: tcgen05's block-scaled MMAs above, else SIMT (wgmma scales no 32-element blocks).
     if (mx_scaled) return {ASYNCGEMM_ALGO_SIMT, false};

@@ -10,10 +10,11 @@
 
 namespace asyncgemm::plan {
 
-// The tensor-core GEMM families that run on the device (SM100_TCGEN05: once its self-check passed);
-// SIMT runs everywhere.
+// The tensor-core GEMM families that run on the device (SM100_TCGEN05: once its self-check passed;
+// sm100_mx: and that of its MX-scaled products); SIMT runs everywhere.
 struct EightBitFamilies {
     bool sm100 = false, sm90 = false, pipelined = false;
+    bool sm100_mx = false;
 };
 
 struct EightBitRoute {

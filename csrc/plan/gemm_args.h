@@ -70,9 +70,6 @@ inline bool has_block_scales(const GemmParams &params) {
     return params.block_scale_a != nullptr || params.block_scale_b != nullptr;
 }
 
-// True when 8-bit A and B have MX scales (set only where there is a product, and on both or neither).
-inline bool has_mx_scales(const GemmParams &params) { return params.mx_scale_a != nullptr; }
-
 // True when the call asks for a fused bias or activation (asyncgemm_matmul's epilogue).
 inline bool has_fused_epilogue(const GemmParams &params) { return params.bias != nullptr || params.activation != 0; }
 

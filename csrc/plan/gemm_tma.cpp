@@ -55,8 +55,8 @@ GemmParams batch_range(const GemmParams &p, int64_t first, int64_t count) {
         range.block_scale_a = p.block_scale_a + first * block_scale_count(p.m, p.k, p.block_rows_a);
     if (p.block_scale_b != nullptr && batched(p, p.stride_b))
         range.block_scale_b = p.block_scale_b + first * block_scale_count(p.n, p.k, p.block_cols_b);
-    if (p.mx_scale_a != nullptr && batched(p, p.stride_a)) range.mx_scale_a = p.mx_scale_a + first * mx_scale_bytes(p.m, p.k);
-    if (p.mx_scale_b != nullptr && batched(p, p.stride_b)) range.mx_scale_b = p.mx_scale_b + first * mx_scale_bytes(p.n, p.k);
+    if (has_mx_scales(p) && batched(p, p.stride_a)) range.mx_scale_a = p.mx_scale_a + first * mx_scale_bytes(p.m, p.k);
+    if (has_mx_scales(p) && batched(p, p.stride_b)) range.mx_scale_b = p.mx_scale_b + first * mx_scale_bytes(p.n, p.k);
     range.batch_count = count;
     return range;
 }

@@ -86,7 +86,8 @@ public:
             invalid(scale_name + ": NULL with scale_mode_" + field + " " + scale_mode_name(mode));
         if (mode == ASYNCGEMM_SCALE_MX_32) {
             if (reinterpret_cast<uintptr_t>(ptr) % kMxScaleAlignment != 0)
-                fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to 16 bytes (MX_32 scales)");
+                fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to " + std::to_string(kMxScaleAlignment) +
+                                                      " bytes (MX_32 scales)");
         } else if (reinterpret_cast<uintptr_t>(ptr) % 4 != 0) {
             fail(ASYNCGEMM_STATUS_MISALIGNED, scale_name + " is not aligned to its 4-byte fp32 elements");
         }
@@ -163,7 +164,7 @@ void validate(const GemmArgs &args) {
     if (args.bias_mode != ASYNCGEMM_BIAS_NONE) check.bias(args.bias_mode == ASYNCGEMM_BIAS_PER_ROW ? args.m : args.n);
 
     // The scales of a product of 8-bit inputs (without one, A, B and their scales are not read).
-    if (args.k > 0 && is_eight_bit(args.type_a)) {
+    if (args.k > 0 && args.alpha != 0.f && is_eight_bit(args.type_a)) {
         check.scale("a", args.scale_mode_a, args.scale_a);
         check.scale("b", args.scale_mode_b, args.scale_b);
         if ((args.scale_mode_a == ASYNCGEMM_SCALE_MX_32) != (args.scale_mode_b == ASYNCGEMM_SCALE_MX_32))

@@ -27,9 +27,10 @@ std::string scientific(double value) {
 }
 
 // Never destroyed, like the driver: a handle may still be used while static objects are destroyed.
-SelfCheckRegistry &sm100_registry() {
-    static SelfCheckRegistry &registry = *new SelfCheckRegistry();
-    return registry;
+SelfCheckRegistry &sm100_registry(Sm100Check check) {
+    static SelfCheckRegistry &family = *new SelfCheckRegistry(Sm100Check::Family);
+    static SelfCheckRegistry &mx_scales = *new SelfCheckRegistry(Sm100Check::MxScales);
+    return check == Sm100Check::Family ? family : mx_scales;
 }
 
 // Read at each warning (at most a few per device and process), like the autotune cache's.
@@ -60,11 +61,26 @@ uint64_t sm100_kernels_fingerprint() {
     return hash;
 }
 
-VerdictKey verdict_key(const DeviceInfo &device) {
+VerdictKey verdict_key(const DeviceInfo &device, Sm100Check which) {
     int driver_version = 0;
     check(driver().cuDriverGetVersion(&driver_version), "cuDriverGetVersion");
     static const uint64_t kernels = sm100_kernels_fingerprint();
-    return {device.name, device.uuid, driver_version, kernels};
+    return {device.name, device.uuid, driver_version, kernels, check_name(which)};
+}
+
+bool self_check_passed(const Handle &handle, Sm100Check which) {
+    const DeviceInfo &device = handle.device();
+    return sm100_registry(which).passed(
+        device,
+        [&] {
+            return decide_sm100(
+                sm100_mode_from_environment(),
+                [&] { return VerdictCache(default_cache_directory(), verdict_key(device, which), warn_on_stderr); },
+                [&] {
+                    return check_in_helper(helper_locations(loaded_library_file()), device, kHelperTimeLimit, which);
+                });
+        },
+        warn_on_stderr);
 }
 
 }  // namespace
@@ -102,9 +118,15 @@ std::string device_label(const DeviceInfo &device) {
     return device.name + " (sm_" + std::to_string(device.cc_major) + std::to_string(device.cc_minor) + ")";
 }
 
-std::string disabled_message(const std::string &device_label, const std::string &detail) {
-    return "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 disabled on " + device_label + ": its self-check failed: " +
-           detail;
+const char *check_name(Sm100Check check) { return check == Sm100Check::Family ? "sm100" : "sm100-mx"; }
+
+const char *check_subject(Sm100Check check) {
+    return check == Sm100Check::Family ? "ASYNCGEMM_ALGO_SM100_TCGEN05" : "ASYNCGEMM_ALGO_SM100_TCGEN05's MX-scaled products";
+}
+
+std::string disabled_message(Sm100Check check, const std::string &device_label, const std::string &detail) {
+    return std::string("asyncgemm: ") + check_subject(check) + " disabled on " + device_label +
+           ": its self-check failed: " + detail;
 }
 
 std::string switched_off_message(const std::string &device_label) {
@@ -144,24 +166,17 @@ bool SelfCheckRegistry::passed(const DeviceInfo &device, const Runner &run, cons
         return true;
     }
     check.message = outcome.switched_off ? switched_off_message(device_label(device))
-                                         : disabled_message(device_label(device), outcome.detail);
+                                         : disabled_message(check_, device_label(device), outcome.detail);
     check.state.store(State::Failed, std::memory_order_release);
     set_last_error(check.message);
     if (!outcome.switched_off) warn(check.message);
     return false;
 }
 
-bool sm100_self_check_passed(const Handle &handle) {
-    const DeviceInfo &device = handle.device();
-    return sm100_registry().passed(
-        device,
-        [&] {
-            return decide_sm100(
-                sm100_mode_from_environment(),
-                [&] { return VerdictCache(default_cache_directory(), verdict_key(device), warn_on_stderr); },
-                [&] { return check_in_helper(helper_locations(loaded_library_file()), device, kHelperTimeLimit); });
-        },
-        warn_on_stderr);
+bool sm100_self_check_passed(const Handle &handle) { return self_check_passed(handle, Sm100Check::Family); }
+
+bool sm100_mx_self_check_passed(const Handle &handle) {
+    return sm100_self_check_passed(handle) && self_check_passed(handle, Sm100Check::MxScales);
 }
 
 }  // namespace asyncgemm::plan

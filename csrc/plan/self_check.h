@@ -23,6 +23,17 @@
 
 namespace asyncgemm::plan {
 
+// The self-checks of ALGO_SM100_TCGEN05: the family's, of every product it serves but MX-scaled ones,
+// at its first use on a device; and, at the first MX-scaled product there, that of its block-scaled
+// MMAs (kind::mxf8f6f4.block_scale), whose failure disables MX scales on the family alone.
+enum class Sm100Check { Family, MxScales };
+
+// "sm100" and "sm100-mx": the check's name in its verdict files and helper arguments.
+const char *check_name(Sm100Check check);
+
+// What a failed check disables: "ASYNCGEMM_ALGO_SM100_TCGEN05", or its MX-scaled products.
+const char *check_subject(Sm100Check check);
+
 struct SelfCheckOutcome {
     bool passed = false;
     // Why not, naming the failing problem ("f16 row N/N 200x136x520 alpha=1 beta=1 f32 C/D: relative
@@ -47,8 +58,8 @@ SelfCheckOutcome judge(const std::string &problem, const std::vector<double> &te
 // "NVIDIA B200 (sm_100)": the device as the disabling message names it.
 std::string device_label(const DeviceInfo &device);
 
-// The one message that says the family is disabled on a device, and why.
-std::string disabled_message(const std::string &device_label, const std::string &detail);
+// The one message that says what `check` covers is disabled on a device, and why.
+std::string disabled_message(Sm100Check check, const std::string &device_label, const std::string &detail);
 
 // The message that says the user switched the family off on a device (ASYNCGEMM_SM100=off).
 std::string switched_off_message(const std::string &device_label);
@@ -61,6 +72,9 @@ std::string one_line(std::string text);
 // threads: a thread that finds the decision under way waits for it.
 class SelfCheckRegistry {
 public:
+    // A registry of the verdicts of `check`.
+    explicit SelfCheckRegistry(Sm100Check check = Sm100Check::Family) : check_(check) {}
+
     // Decides and returns the outcome.  May throw.
     using Runner = std::function<SelfCheckOutcome()>;
     // Tells the user, once per device, that the family is disabled there.
@@ -84,6 +98,8 @@ private:
     };
     DeviceCheck &find_or_add(int device);
 
+    const Sm100Check check_;
+
     std::mutex devices_mutex_;
     std::map<int, std::unique_ptr<DeviceCheck>> devices_;  // nodes never removed: references stay valid
 };
@@ -99,5 +115,11 @@ private:
 // for a helper run (seconds, at most kHelperTimeLimit) unless ASYNCGEMM_SM100 or a verdict on disk
 // settles it.  Call it only where the family would otherwise be used.
 bool sm100_self_check_passed(const Handle &handle);
+
+// True when the family may serve MX-scaled products on the handle's device: it passed its own check
+// and that of its block-scaled MMAs, deciding the second first if this is the first MX-scaled product
+// there (the same way: the setting, a verdict on disk, a helper run).  When not, this thread's last
+// error says why.  Call it only where an MX-scaled product would otherwise go to the family.
+bool sm100_mx_self_check_passed(const Handle &handle);
 
 }  // namespace asyncgemm::plan

@@ -48,13 +48,13 @@ std::optional<SelfCheckOutcome> parse_verdict(const std::string &text, const std
 std::string verdict_header(const VerdictKey &key) {
     char kernels[17];
     snprintf(kernels, sizeof kernels, "%016llx", static_cast<unsigned long long>(key.kernels));
-    return kHeaderPrefix + std::string("format=") + std::to_string(kVerdictFormat) + " family=sm100 library=" +
+    return kHeaderPrefix + std::string("format=") + std::to_string(kVerdictFormat) + " family=" + key.check + " library=" +
            library_version() + " kernels=" + kernels + " driver=" + std::to_string(key.driver_version) +
            " uuid=" + one_line(key.uuid) + " device=" + one_line(key.device_name);
 }
 
 std::string verdict_file_name(const VerdictKey &key) {
-    return file_name_safe("selfcheck-sm100-" + key.device_name + "-" + key.uuid + "-driver" +
+    return file_name_safe("selfcheck-" + key.check + "-" + key.device_name + "-" + key.uuid + "-driver" +
                           std::to_string(key.driver_version) + "-" + library_version() + ".txt");
 }
 

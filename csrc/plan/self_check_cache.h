@@ -1,9 +1,10 @@
-// ALGO_SM100_TCGEN05's self-check verdicts on disk: one small file per GPU, driver and library
-// build, in the autotune cache's directory (plan/cache_files.h), so that the helper runs once per
-// GPU rather than once per process.
+// ALGO_SM100_TCGEN05's self-check verdicts on disk: one small file per check (the family's, its MX
+// scales'), GPU, driver and library build, in the autotune cache's directory (plan/cache_files.h), so
+// that the helper runs once per GPU rather than once per process.
 //
-// The file, named selfcheck-sm100-<device name>-<UUID>-driver<driver version>-<library version>.txt
-// (every character but letters, digits, '.', '-' and '_' replaced by '_'), reads
+// The file, named selfcheck-<check>-<device name>-<UUID>-driver<driver version>-<library version>.txt
+// (<check> sm100 or sm100-mx; every character but letters, digits, '.', '-' and '_' replaced by '_'),
+// reads
 //
 //   asyncgemm-selfcheck format=1 family=sm100 library=0.1.0 kernels=3c2f0a9d41b7e655 driver=13000 uuid=GPU-... device=NVIDIA B200
 //   pass
@@ -32,6 +33,7 @@ struct VerdictKey {
     std::string uuid;         // "GPU-..." (driver/device_uuid.h)
     int driver_version = 0;   // as cuDriverGetVersion reports it
     uint64_t kernels = 0;     // fingerprint of the family's fatbins
+    std::string check = "sm100";  // which check (check_name: "sm100" the family's, "sm100-mx" its MX scales')
 };
 
 // The first line of the key's file.

@@ -132,12 +132,20 @@ std::string loaded_library_file() {
     return file;
 }
 
+std::vector<std::string> helper_arguments(const DeviceInfo &device, Sm100Check check) {
+    std::vector<std::string> arguments;
+    if (check == Sm100Check::MxScales) arguments.push_back(kMxScalesOption);
+    arguments.push_back(std::to_string(device.ordinal));
+    arguments.push_back(device.uuid);
+    return arguments;
+}
+
 HelperVerdict check_in_helper(const std::vector<std::string> &locations, const DeviceInfo &device,
-                              std::chrono::milliseconds limit) {
+                              std::chrono::milliseconds limit, Sm100Check check) {
     for (const std::string &path : locations) {
         struct stat info {};
         if (stat(path.c_str(), &info) != 0) continue;
-        return judge_helper_run(path, run_child(path, {std::to_string(device.ordinal), device.uuid}, limit), limit);
+        return judge_helper_run(path, run_child(path, helper_arguments(device, check), limit), limit);
     }
     std::string tried;
     for (const std::string &path : locations) tried += (tried.empty() ? "" : ", ") + path;

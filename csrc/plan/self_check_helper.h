@@ -8,9 +8,10 @@
 //
 // The helper is called as
 //
-//   asyncgemm-selfcheck DEVICE [UUID]
+//   asyncgemm-selfcheck [--mx] DEVICE [UUID]
 //
-// DEVICE is a CUDA device ordinal as the caller's environment numbers the GPUs (the helper inherits
+// --mx checks the family's MX-scaled products (Sm100Check::MxScales), else the family.  DEVICE is a
+// CUDA device ordinal as the caller's environment numbers the GPUs (the helper inherits
 // CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER), UUID that GPU's "GPU-..." UUID, which the helper
 // compares with device DEVICE's: it refuses to check another GPU than the caller means.  It retains
 // the device's primary context (its own: it is a fresh process), runs the check on the legacy stream,
@@ -71,10 +72,15 @@ std::vector<std::string> helper_locations(const std::string &library_file);
 // by dladdr, symbolic links resolved; "" when the loader cannot tell.
 std::string loaded_library_file();
 
-// Runs the first of `locations` that exists on `device` (its ordinal and UUID) and judges the run;
-// a run past `limit` is killed.  When none exists, a verdict that names them all.  Never throws for
-// anything the helper does.
+constexpr const char *kMxScalesOption = "--mx";
+
+// The helper's arguments for `check` on `device`: [--mx] DEVICE UUID.
+std::vector<std::string> helper_arguments(const DeviceInfo &device, Sm100Check check);
+
+// Runs the first of `locations` that exists with `check` on `device` (its ordinal and UUID) and
+// judges the run; a run past `limit` is killed.  When none exists, a verdict that names them all.
+// Never throws for anything the helper does.
 HelperVerdict check_in_helper(const std::vector<std::string> &locations, const DeviceInfo &device,
-                              std::chrono::milliseconds limit);
+                              std::chrono::milliseconds limit, Sm100Check check);
 
 }  // namespace asyncgemm::plan

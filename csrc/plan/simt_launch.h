@@ -52,7 +52,7 @@ constexpr int splits_for(const GemmParams &p, int sm_count) {
 // has 2^30 slices or more (K >= 2^35).
 inline Launch prepare_launch(GemmParams &p, int splits) {
     const Launch none{-1, 0, 0, 0, 0};
-    const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0, p.mx_scale_a != nullptr);
+    const int index = kernel_index(p.type_ab, p.a_k_major != 0, p.b_k_major != 0, has_mx_scales(p));
     if (index < 0 || p.m < 1 || p.n < 1 || p.k < 0 || p.batch_count < 1) return none;
     const KernelInfo &kernel = kKernels[index];
     const TileConfig &config = kTileConfigs[kernel.config];

@@ -84,7 +84,6 @@ Sm100Params sm100_params(const GemmParams &p) {
         params.mx_scale_b = p.mx_scale_b;
         params.mx_batch_bytes_a = params.a_batched ? mx_scale_bytes(p.m, p.k) : 0;
         params.mx_batch_bytes_b = params.b_batched ? mx_scale_bytes(p.n, p.k) : 0;
-        params.mx_k_tiles = static_cast<int32_t>(mx_k_tiles(p.k));
     }
     return params;
 }

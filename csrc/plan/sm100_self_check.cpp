@@ -241,7 +241,7 @@ SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &pro
 
 }  // namespace
 
-const std::vector<SelfCheckProblem> &sm100_self_check_problems() {
+const std::vector<SelfCheckProblem> &sm100_self_check_problems(Sm100Check check) {
     using P = SelfCheckProblem;
     constexpr auto row = ASYNCGEMM_ORDER_ROW, col = ASYNCGEMM_ORDER_COL;
     constexpr auto N = ASYNCGEMM_OP_N, T = ASYNCGEMM_OP_T;
@@ -261,11 +261,13 @@ const std::vector<SelfCheckProblem> &sm100_self_check_problems() {
         P{e4m3, bf16, row, N, T, 200, 136, 520, 1, 1.0f, 0.0f, true},  // K, K: scaled
         P{e5m2, f32, row, N, T, 96, 264, 384, 2, 1.5f, 1.0f},          // K, K: a batch, C seeded
         P{e4m3, f16, col, T, N, 130, 72, 256, 1, 1.0f, -1.0f, true},   // K, K: scaled, f16 C
-        // kind::mxf8f6f4.block_scale: ragged tiles and K tiles, a batch, C seeded and not.
+    };
+    // kind::mxf8f6f4.block_scale: ragged tiles and K tiles, a batch, C seeded and not.
+    static const std::vector<SelfCheckProblem> mx_problems{
         P{e4m3, bf16, row, N, T, 200, 136, 520, 1, 1.0f, 0.0f, false, true},  // K, K
         P{e5m2, f32, col, T, N, 130, 264, 384, 2, 1.5f, 1.0f, false, true},   // K, K: a batch, C seeded
     };
-    return problems;
+    return check == Sm100Check::Family ? problems : mx_problems;
 }
 
 GemmArgs self_check_args(const SelfCheckProblem &problem) {
@@ -294,10 +296,10 @@ GemmArgs self_check_args(const SelfCheckProblem &problem) {
     return args;
 }
 
-SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream) {
+SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream, Sm100Check check) {
     const ContextScope scope(driver(), handle.context());
     std::mt19937 rng(kSeed);
-    for (const SelfCheckProblem &problem : sm100_self_check_problems()) {
+    for (const SelfCheckProblem &problem : sm100_self_check_problems(check)) {
         SelfCheckOutcome outcome = check_problem(handle, problem, rng, stream);
         if (!outcome.passed) return outcome;
     }

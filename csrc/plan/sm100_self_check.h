@@ -32,8 +32,9 @@ struct SelfCheckProblem {
     bool mx = false;      // 8-bit inputs with MX scales, random powers of two 2^-3 .. 2^3
 };
 
-// The problems, in the order they run.
-const std::vector<SelfCheckProblem> &sm100_self_check_problems();
+// The problems of `check`, in the order they run: the family's (the MX-scaled ones are the other
+// check's, so that a fault of those disables MX scales alone).
+const std::vector<SelfCheckProblem> &sm100_self_check_problems(Sm100Check check);
 
 // The call `problem` makes, pointers left null: every leading dimension is the stored row (or
 // column) length rounded up to 8 elements, plus 8 (16 of 8-bit elements; 16-byte multiples, which TMA can describe, and a
@@ -42,11 +43,11 @@ const std::vector<SelfCheckProblem> &sm100_self_check_problems();
 // beta != 0.
 GemmArgs self_check_args(const SelfCheckProblem &problem);
 
-// Runs every problem on `stream` in the handle's context through the family and through
+// Runs every problem of `check` on `stream` in the handle's context through the family and through
 // ALGO_PIPELINED (16-bit inputs) or ALGO_SIMT (f32 inputs, exact fp32 against tf32; 8-bit inputs,
 // which SIMT converts to fp32 as it loads them), on inputs drawn
 // from a fixed seed; the first disagreement beyond tolerance fails it.  Allocates, copies and
 // synchronises the stream.  Throws Error on a driver error (a fault of the family's kernels among them).
-SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream);
+SelfCheckOutcome run_sm100_self_check(const Handle &handle, CUstream stream, Sm100Check check);
 
 }  // namespace asyncgemm::plan

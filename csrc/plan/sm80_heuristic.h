@@ -61,8 +61,8 @@ constexpr bool runs_paired(const DeviceLimits &device) {
 
 // The configuration and split for a problem.  ASYNC_COPY has one configuration and never splits.
 // PIPELINED, from what was measured on H100 and H200 (bench/RESULTS.md): the 64 x 128 tile for m <=
-// 64 and the 128 x 64 tile for one row of 128 x 128 tiles (m <= 128) or for less than a wave of them
-// with an unsplit K, split K where they leave SMs idle; otherwise 128 x 256 tiles (3 stages) once they
+// 64, and the 128 x 64 tile for one row of 128 x 128 tiles (m <= 128) or for one problem of less
+// than a wave of 128 x 64 tiles with an unsplit K, split K where they leave SMs idle; otherwise 128 x 256 tiles (3 stages) once they
 // fill every SM, where 144 KB fit (on H100 they run
 // 4096^3 5% faster than the paired kernel in the same cycles at a fixed clock: presumably a higher
 // clock, as they read a quarter less per product); else the paired 4-warp 128 x 128 kernel where it
@@ -75,10 +75,10 @@ constexpr plan::KernelChoice choose_config(bool pipelined, const Shape &s, const
     const bool warp_tiles_64x64 = s.element_bytes == kElementBytes;  // tf32 has no such kernels
     if (warp_tiles_64x64 && kernel_fits(kConfigWide, device) && tile_count(kConfigWide, s) >= device.sm_count)
         return {kConfigWide, 1};
-    // Less than a wave of 128 x 64 tiles and a K too short to split: the most tiles finish first
-    // (an H200, unaligned rows: 200x300x100 9.7 against the paired kernel's 15.4 us, 300x200x500
-    // 13.6 against 22.9).
-    if (tile_count(kConfigPipelinedSmall, s) < device.sm_count &&
+    // One problem whose 128 x 64 tiles make less than a wave, with a K too short to split: the most
+    // tiles finish first (an H200, unaligned rows: 200x300x100 9.7 against the paired kernel's
+    // 15.4 us, 300x200x500 13.6 against 22.9).  Batches were not measured.
+    if (s.batch_count == 1 && tile_count(kConfigPipelinedSmall, s) < device.sm_count &&
         split_count(kConfigPipelinedSmall, s, device.sm_count) == 1)
         return {kConfigPipelinedSmall, 1};
     if (warp_tiles_64x64 && !one_row && runs_paired(device))

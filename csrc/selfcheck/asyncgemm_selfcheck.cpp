@@ -1,5 +1,6 @@
-// asyncgemm-selfcheck DEVICE [UUID]: ALGO_SM100_TCGEN05's self-check on one GPU, in a process of its
-// own.  The library starts it at the family's first use on a device so that a hang or a fault of
+// asyncgemm-selfcheck [--mx] DEVICE [UUID]: ALGO_SM100_TCGEN05's self-check (--mx: that of its
+// MX-scaled products) on one GPU, in a process of its own.  The library starts it at the family's
+// first use on a device (and at its first MX-scaled product there) so that a hang or a fault of
 // kernels that have never run on real hardware costs this process, never the caller's call or CUDA
 // context; csrc/plan/self_check_helper.h holds the protocol (the arguments, the one line printed and
 // the exit status).  It may be run by hand too: `asyncgemm-selfcheck 0` checks device 0.
@@ -50,7 +51,9 @@ std::optional<int> parse_ordinal(const std::string &text) {
 int main(int argc, char **argv) {
     // Should the library's caller die during the check, a hung helper must not outlive it on the GPU.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (argc < 2 || argc > 3) cannot_check("usage: asyncgemm-selfcheck DEVICE [UUID]");
+    const bool mx_scales = argc > 1 && std::string(argv[1]) == plan::kMxScalesOption;
+    if (mx_scales) --argc, ++argv;
+    if (argc < 2 || argc > 3) cannot_check("usage: asyncgemm-selfcheck [--mx] DEVICE [UUID]");
     const std::optional<int> ordinal = parse_ordinal(argv[1]);
     if (!ordinal) cannot_check("DEVICE must be a CUDA device ordinal, not \"" + std::string(argv[1]) + "\"");
 
@@ -74,7 +77,8 @@ int main(int argc, char **argv) {
                      " in this build");
 
     try {
-        const plan::SelfCheckOutcome outcome = plan::run_sm100_self_check(*handle, nullptr);
+        const plan::SelfCheckOutcome outcome = plan::run_sm100_self_check(
+            *handle, nullptr, mx_scales ? plan::Sm100Check::MxScales : plan::Sm100Check::Family);
         finish(plan::verdict_line(outcome), outcome.passed ? plan::kHelperPassed : plan::kHelperFailed);
     } catch (const Error &e) {
         // Running out of memory says nothing of the family; any other driver error during the check

@@ -102,8 +102,11 @@ TEST_CASE("8-bit route: MX scales run on tcgen05's block-scaled MMAs where they 
     static const uint8_t scales[1] = {127};
     GemmParams p = problem(true, true);
     p.mx_scale_a = p.mx_scale_b = scales;
-    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
-    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_SM100_TCGEN05, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    constexpr EightBitFamilies kBlackwellMx{true, false, true, true};
+    check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_SM100_TCGEN05, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    // The family passed its check but not that of its MX-scaled products: SIMT.
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
     // wgmma and the f16 copies scale no 32-element blocks.
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
     check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
@@ -112,7 +115,7 @@ TEST_CASE("8-bit route: MX scales run on tcgen05's block-scaled MMAs where they 
     // Blackwell without the tcgen05 route: an MN-major operand, a fused epilogue.
     GemmParams mn = problem(true, false);
     mn.mx_scale_a = mn.mx_scale_b = scales;
-    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, mn), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, mn), ASYNCGEMM_ALGO_SIMT, false);
     p.activation = 1;
-    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
 }

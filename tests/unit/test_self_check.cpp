@@ -180,8 +180,13 @@ TEST_CASE("device labels name the GPU and its architecture") {
     info.cc_minor = 3;
     info.name = "NVIDIA B300";
     CHECK(device_label(info) == "NVIDIA B300 (sm_103)");
-    CHECK(disabled_message("GPU (sm_120)", "why") ==
+    CHECK(disabled_message(Sm100Check::Family, "GPU (sm_120)", "why") ==
           "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 disabled on GPU (sm_120): its self-check failed: why");
+    CHECK(disabled_message(Sm100Check::MxScales, "GPU (sm_120)", "why") ==
+          "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05's MX-scaled products disabled on GPU (sm_120): its self-check "
+          "failed: why");
+    CHECK(std::string(check_name(Sm100Check::Family)) == "sm100");
+    CHECK(std::string(check_name(Sm100Check::MxScales)) == "sm100-mx");
     CHECK(switched_off_message("GPU (sm_120)") ==
           "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 is switched off on GPU (sm_120) by ASYNCGEMM_SM100=off");
 }

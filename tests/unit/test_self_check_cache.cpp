@@ -39,6 +39,11 @@ TEST_CASE("verdict cache: the file's name and header name the GPU, driver and li
     CHECK(verdict_header(kB200) == "asyncgemm-selfcheck format=1 family=sm100 library=" + version +
                                        " kernels=0123456789abcdef driver=13000 uuid=GPU-01234567-89ab-cdef-0123-456789abcdef "
                                        "device=NVIDIA B200");
+    VerdictKey mx = kB200;
+    mx.check = "sm100-mx";  // the MX scales' check, a file of its own
+    CHECK(verdict_file_name(mx) ==
+          "selfcheck-sm100-mx-NVIDIA_B200-GPU-01234567-89ab-cdef-0123-456789abcdef-driver13000-" + version + ".txt");
+    CHECK(verdict_header(mx).find(" family=sm100-mx ") != std::string::npos);
     CHECK(verdict_file_name({"a/b\\c", "u:v", 12080, 0}).find_first_of("/\\:") == std::string::npos);
     CHECK(verdict_header({"two\nlines", "GPU-1", 13000, 0}).find('\n') == std::string::npos);
 }

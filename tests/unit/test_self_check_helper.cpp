@@ -45,7 +45,7 @@ DeviceInfo blackwell() {
 }
 
 HelperVerdict run_stub(const std::string &path, milliseconds limit = kEnoughTime) {
-    return check_in_helper({path}, blackwell(), limit);
+    return check_in_helper({path}, blackwell(), limit, Sm100Check::Family);
 }
 
 bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
@@ -197,20 +197,20 @@ TEST_CASE("helper: a missing or unusable helper fails for this process only, nam
     const TempDir dir;
     SUBCASE("missing everywhere") {
         const HelperVerdict verdict = check_in_helper({dir.path() + "/a/asyncgemm-selfcheck", dir.path() + "/b/asyncgemm-selfcheck"},
-                                                      blackwell(), kEnoughTime);
+                                                      blackwell(), kEnoughTime, Sm100Check::Family);
         CHECK_FALSE(verdict.outcome.passed);
         CHECK(verdict.outcome.detail == "asyncgemm-selfcheck, the helper that runs it, is not installed (looked for " +
                                             dir.path() + "/a/asyncgemm-selfcheck, " + dir.path() + "/b/asyncgemm-selfcheck)");
         CHECK_FALSE(verdict.lasting);
     }
     SUBCASE("nowhere to look") {
-        const HelperVerdict verdict = check_in_helper({}, blackwell(), kEnoughTime);
+        const HelperVerdict verdict = check_in_helper({}, blackwell(), kEnoughTime, Sm100Check::Family);
         CHECK(contains(verdict.outcome.detail, "the library cannot tell where it was loaded from"));
         CHECK_FALSE(verdict.lasting);
     }
     SUBCASE("the first that exists is the one run") {
         const std::string stub = write_stub(dir.path(), "second", "echo pass");
-        CHECK(check_in_helper({dir.path() + "/first", stub}, blackwell(), kEnoughTime).outcome.passed);
+        CHECK(check_in_helper({dir.path() + "/first", stub}, blackwell(), kEnoughTime, Sm100Check::Family).outcome.passed);
     }
     SUBCASE("not executable") {
         const std::string stub = write_stub(dir.path(), "plain", "echo pass");
@@ -310,6 +310,13 @@ TEST_CASE("helper: it is looked for next to the library, installed layout first"
     const std::string self = loaded_library_file();
     CHECK(std::filesystem::path(self).is_absolute());
     CHECK(std::filesystem::equivalent(self, "/proc/self/exe"));
+}
+
+TEST_CASE("helper: the MX check adds --mx before the device ordinal and UUID") {
+    using Args = std::vector<std::string>;
+    CHECK(helper_arguments(blackwell(), Sm100Check::Family) == Args{"3", "GPU-01234567-89ab-cdef-0123-456789abcdef"});
+    CHECK(helper_arguments(blackwell(), Sm100Check::MxScales) ==
+          Args{"--mx", "3", "GPU-01234567-89ab-cdef-0123-456789abcdef"});
 }
 
 }  // namespace asyncgemm::plan

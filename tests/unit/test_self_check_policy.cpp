@@ -138,7 +138,10 @@ TEST_CASE("the whole path: a crashing helper disables the family once per proces
         const SelfCheckRegistry::Runner decide = [&] {
             return decide_sm100(
                 Sm100Mode::Check, [&] { return VerdictCache(temp.path() + "/cache", kB200, warn); },
-                [&] { return check_in_helper({helper}, blackwell(), std::chrono::milliseconds(20 * 1000)); });
+                [&] {
+                    return check_in_helper({helper}, blackwell(), std::chrono::milliseconds(20 * 1000),
+                                           Sm100Check::Family);
+                });
         };
         set_last_error("");
         const bool first = registry.passed(blackwell(), decide, warn);

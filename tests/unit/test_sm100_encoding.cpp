@@ -205,7 +205,7 @@ TEST_CASE("instruction descriptor of kind::mxf8f6f4: scale IDs at 4-5 and 29-30,
     static_assert(kMmaSteps == kMxTileBlocks, "a stage's 4 MMAs are its 4 K blocks of scales");
 }
 
-TEST_CASE("MX scales in tensor memory: 512 columns for 8-bit kernels, each stage's A and B 32 columns apart") {
+TEST_CASE("MX scales in tensor memory: 512 columns with them, each stage's A and B 32 columns apart") {
     CHECK(tmem_columns(false) == 256);
     CHECK(tmem_columns(true) == 512);
     CHECK(mx_scale_column(0, 0) == 256);

@@ -35,24 +35,34 @@ void check_pitch(int64_t ld, int64_t contiguous) {
 }  // namespace
 
 TEST_CASE("every self-check problem is a valid call that the Blackwell family serves") {
-    REQUIRE(!sm100_self_check_problems().empty());
-    for (const SelfCheckProblem &problem : sm100_self_check_problems()) {
-        const GemmArgs args = on_fake_buffers(problem);
-        CAPTURE(problem.m);
-        CAPTURE(problem.n);
-        CAPTURE(problem.k);
-        CHECK_NOTHROW(validate(args));
-        CHECK_FALSE(is_empty(args));
-        const auto contiguous = [&](asyncgemm_op_t op, int64_t rows, int64_t cols) {
-            return storage_extent(args.order, op, rows, cols, 1).contiguous;
-        };
-        check_pitch(args.lda, contiguous(args.op_a, args.m, args.k));
-        check_pitch(args.ldb, contiguous(args.op_b, args.k, args.n));
-        check_pitch(args.ldd, contiguous(ASYNCGEMM_OP_N, args.m, args.n));
-        const GemmParams params = canonicalize(args);
-        // f32 inputs mean tf32 to this family, whatever the handle's math mode.
-        CHECK(sm100_supports(params, ASYNCGEMM_MATH_TF32));
-        CHECK(sm100_tma_obstacle(params) == "");
+    for (const Sm100Check check : {Sm100Check::Family, Sm100Check::MxScales}) {
+        REQUIRE(!sm100_self_check_problems(check).empty());
+        for (const SelfCheckProblem &problem : sm100_self_check_problems(check)) {
+            // The MX check's problems alone are MX-scaled, and all of them are.
+            CHECK(problem.mx == (check == Sm100Check::MxScales));
+            GemmArgs args = on_fake_buffers(problem);
+            if (problem.mx) {
+                args.scale_mode_a = args.scale_mode_b = ASYNCGEMM_SCALE_MX_32;
+                args.scale_a = reinterpret_cast<const void *>(uintptr_t{0x5000000});
+                args.scale_b = reinterpret_cast<const void *>(uintptr_t{0x6000000});
+            }
+            CAPTURE(problem.m);
+            CAPTURE(problem.n);
+            CAPTURE(problem.k);
+            CHECK_NOTHROW(validate(args));
+            CHECK_FALSE(is_empty(args));
+            const auto contiguous = [&](asyncgemm_op_t op, int64_t rows, int64_t cols) {
+                return storage_extent(args.order, op, rows, cols, 1).contiguous;
+            };
+            check_pitch(args.lda, contiguous(args.op_a, args.m, args.k));
+            check_pitch(args.ldb, contiguous(args.op_b, args.k, args.n));
+            check_pitch(args.ldd, contiguous(ASYNCGEMM_OP_N, args.m, args.n));
+            const GemmParams params = canonicalize(args);
+            // f32 inputs mean tf32 to this family, whatever the handle's math mode.
+            CHECK(sm100_supports(params, ASYNCGEMM_MATH_TF32));
+            CHECK(sm100_tma_obstacle(params) == "");
+            CHECK(has_mx_scales(params) == problem.mx);
+        }
     }
 }
 
@@ -60,7 +70,7 @@ TEST_CASE("the self-check problems cover every operand major, both ways of addin
     std::set<std::pair<int, int>> sixteen_bit_majors, tf32_majors;
     bool seeded_as_is = false, seeded_scaled = false, c_in_epilogue = false, batched = false;
     std::set<int32_t> output_types;
-    for (const SelfCheckProblem &problem : sm100_self_check_problems()) {
+    for (const SelfCheckProblem &problem : sm100_self_check_problems(Sm100Check::Family)) {
         const GemmParams params = canonicalize(on_fake_buffers(problem));
         const std::pair<int, int> majors{params.a_k_major, params.b_k_major};
         (problem.type_ab == ASYNCGEMM_R_32F ? tf32_majors : sixteen_bit_majors).insert(majors);

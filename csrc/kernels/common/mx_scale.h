@@ -6,7 +6,9 @@
 // (r % 32) * 16 + (r / 32) * 4 + j.  A tile is exactly what tcgen05.cp .32x128b.warpx4 copies into
 // the 32 lanes x 4 columns of tensor memory that tcgen05.mma .kind::mxf8f6f4.block_scale reads the
 // scales of a 128-row operand tile and 128 of K from.  Extents past the matrix are padded to whole
-// tiles (the padding's values scale no element of the matrix).  A batch's scales follow the batch
+// tiles: the padding's values scale no element of D, but the tensor core sums the products of a whole
+// tile's K blocks, so a 0xFF (NaN) byte in the K blocks past K of the last tile would reach D (the
+// header asks the caller for none there).  A batch's scales follow the batch
 // before it, where the operand itself is batched (its stride non-zero).
 //
 // Plain C++17: the planner, the kernels that apply them and the host tests share these numbers.

@@ -85,6 +85,9 @@ struct GemmParams {
     const uint8_t *mx_scale_b;
 };
 
+// True when 8-bit A and B have MX scales (set only where there is a product, on both or neither).
+ASYNCGEMM_HOST_DEVICE inline bool has_mx_scales(const GemmParams &params) { return params.mx_scale_a != nullptr; }
+
 // dst[rows][cols] = alpha * op(src), row-major.  op N: src[i][j] at src[i * ld_src + j];
 // op T: dst[i][j] = src[j * ld_src + i] (src is cols x rows).
 struct CopyParams {

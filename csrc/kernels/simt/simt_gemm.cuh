@@ -82,6 +82,7 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
     const auto k_left = [&](int s) { return first_slice + s + 1 < all_slices ? kTile.tile_k : last_slice_k; };
     static_assert(kScaleBlockK % kTile.tile_k == 0, "a slice lies in one K block of the block scales");
     static_assert(kMxBlockK == kTile.tile_k, "a slice is one K block of the MX scales");
+    static_assert(kTile.tile_m == kMxTileRows && kTile.tile_n == kMxTileRows, "a tile is one row tile of MX scales");
 
     for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
         const int thread = thread_index();
@@ -92,16 +93,18 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             static_cast<const T *>(p.b) + batch * p.stride_b + (BKMajor ? k0 : k0 * p.ldb), p.ldb, p.n, n0, p.vec_b,
             thread);
         ThreadTile<kConfig> tile(thread);
-        // The range's slice s into a stage: 8-bit inputs times their block scales, where they have them.
+        // The range's slice s into a stage: 8-bit inputs times their block or MX scales, where they
+        // have them.
         const auto load_slice = [&](int stage, int s) {
-            const int64_t kb = (k0 + static_cast<int64_t>(s) * kTile.tile_k) / kScaleBlockK;
+            const int64_t slice_k = k0 + static_cast<int64_t>(s) * kTile.tile_k;
             if constexpr (kScales == Scales::mx) {
-                const int64_t mx_kb = (k0 + static_cast<int64_t>(s) * kTile.tile_k) / kMxBlockK;
+                const int64_t kb = slice_k / kMxBlockK;
                 load_a.load(a_tile(stage), k_left(s),
-                            MxScaleColumn(p.mx_scale_a, p.m, p.k, m0, batch, p.stride_a != 0, mx_kb));
+                            MxScaleColumn(p.mx_scale_a, p.m, p.k, m0, batch, p.stride_a != 0, kb));
                 load_b.load(b_tile(stage), k_left(s),
-                            MxScaleColumn(p.mx_scale_b, p.n, p.k, n0, batch, p.stride_b != 0, mx_kb));
+                            MxScaleColumn(p.mx_scale_b, p.n, p.k, n0, batch, p.stride_b != 0, kb));
             } else if constexpr (kScales == Scales::scaled) {
+                const int64_t kb = slice_k / kScaleBlockK;
                 load_a.load(a_tile(stage), k_left(s),
                             BlockScaleColumn(p.block_scale_a, p.block_rows_a, p.m, p.k, m0, batch, p.stride_a != 0, kb));
                 load_b.load(b_tile(stage), k_left(s),

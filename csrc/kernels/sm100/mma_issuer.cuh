@@ -58,7 +58,7 @@ __device__ __forceinline__ void copy_mx_scales(const SharedStorage &smem, uint32
 template <typename T>
 __device__ __forceinline__ void issue_mmas(const Sm100Params &p, const SharedStorage &smem, uint32_t tmem_base) {
     constexpr uint32_t kElement = sizeof(T);
-    const bool mx = p.mx_scale_a != nullptr;
+    const bool mx = has_mx_scales(p);
     if (p.k_blocks == 0) return;  // no product: the epilogue reads no accumulator
     const PersistentScheduler<Sm100Params> schedule(p);
     RingPosition<kStages> slot;

@@ -43,9 +43,10 @@ __device__ __forceinline__ void produce(const Sm100Params &p, const SharedStorag
         const int32_t a_batch = p.a_batched ? static_cast<int32_t>(tile.batch) : 0;
         const int32_t b_batch = p.b_batched ? static_cast<int32_t>(tile.batch) : 0;
         // The tile's MX scale tiles along K, one per stage (its row tile of A's, its column tile of B's).
-        const bool mx = p.mx_scale_a != nullptr;
+        // A stage's 128 of K are one tile of scales along K: the tile's K tiles are its k_blocks.
+        const bool mx = has_mx_scales(p);
         const auto scale_tiles = [&](const uint8_t *scales, int32_t batch, int64_t batch_bytes, int32_t row_tile) {
-            return mx ? scales + batch * batch_bytes + static_cast<int64_t>(row_tile) * p.mx_k_tiles * kMxTileBytes
+            return mx ? scales + batch * batch_bytes + static_cast<int64_t>(row_tile) * p.k_blocks * kMxTileBytes
                       : nullptr;
         };
         const uint8_t *a_scales = scale_tiles(p.mx_scale_a, a_batch, p.mx_batch_bytes_a, tile.m);
@@ -59,8 +60,9 @@ __device__ __forceinline__ void produce(const Sm100Params &p, const SharedStorag
             tma_load_operand<kTileM, kElement>(smem.a_tile(slot.index), &p.a_map, p.a_k_major, m0, k0, a_batch, full);
             tma_load_operand<kTileN, kElement>(smem.b_tile(slot.index), &p.b_map, p.b_k_major, n0, k0, b_batch, full);
             if (mx) {
-                bulk_load(smem.a_scales(slot.index), a_scales + kb * kMxTileBytes, kMxTileBytes, full);
-                bulk_load(smem.b_scales(slot.index), b_scales + kb * kMxTileBytes, kMxTileBytes, full);
+                const int64_t k_tile = static_cast<int64_t>(kb) * kMxTileBytes;
+                bulk_load(smem.a_scales(slot.index), a_scales + k_tile, kMxTileBytes, full);
+                bulk_load(smem.b_scales(slot.index), b_scales + k_tile, kMxTileBytes, full);
             }
         }
     }

@@ -41,7 +41,7 @@ namespace ptx = cuda::ptx;
 template <typename T>
 __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
-    constexpr uint32_t kColumns = tmem_columns(kIsFp8<T>);
+    const uint32_t columns = tmem_columns(has_mx_scales(p));
     extern __shared__ __align__(128) char dynamic_smem[];
     __shared__ uint64_t full[kStages], empty[kStages], seed_full, seed_ready, seed_empty;
     __shared__ uint64_t acc_full[kAccumulators], acc_empty[kAccumulators];
@@ -61,11 +61,11 @@ __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
         init_barriers(acc_empty, kEpilogueThreads);
         publish_barrier_init();
     }
-    // Tensor memory: one warp allocates both accumulators (and the 8-bit kernels' MX scale columns) and
-    // gives up its right to allocate more, so another block on this SM could; the address reaches
+    // Tensor memory: one warp allocates both accumulators (and, with MX scales, the scales' columns)
+    // and gives up its right to allocate more, so another block on this SM could; the address reaches
     // every thread through shared memory.
     if (warp == kMmaWarp) {
-        ptx::tcgen05_alloc(ptx::cta_group_1, &tmem_base_slot, kColumns);
+        ptx::tcgen05_alloc(ptx::cta_group_1, &tmem_base_slot, columns);
         ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
     }
     ptx::tcgen05_fence_before_thread_sync();
@@ -93,7 +93,7 @@ __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
     if (warp == kMmaWarp) {
         __syncwarp();  // tcgen05.dealloc is warp-collective, and lane 0 took its own path above
         ptx::tcgen05_fence_after_thread_sync();
-        ptx::tcgen05_dealloc(ptx::cta_group_1, tmem_base, kColumns);
+        ptx::tcgen05_dealloc(ptx::cta_group_1, tmem_base, columns);
     }
 #endif
 }

@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <stdint.h>
 
+#include "kernels/common/host_device.h"
 #include "kernels/common/raster.h"
 
 namespace asyncgemm {
@@ -48,7 +49,9 @@ struct Sm100Params {
     const uint8_t *mx_scale_a;
     const uint8_t *mx_scale_b;
     int64_t mx_batch_bytes_a, mx_batch_bytes_b;  // from one batch's scales to the next; 0: broadcast
-    int32_t mx_k_tiles;                          // scale tiles along K (mx_k_tiles(k))
 };
+
+// True when the MMAs are block-scaled (both scales are set, or neither).
+ASYNCGEMM_HOST_DEVICE inline bool has_mx_scales(const Sm100Params &params) { return params.mx_scale_a != nullptr; }
 
 }  // namespace asyncgemm

@@ -45,20 +45,20 @@ inline constexpr uint32_t kTmemColumns = kAccumulators * kTileN;
 static_assert(kTmemColumns >= 32 && kTmemColumns <= 512 && (kTmemColumns & (kTmemColumns - 1)) == 0,
               "tcgen05.alloc takes a power of two from 32 to 512 columns");
 
-// The 8-bit kernels allocate all 512 columns: the accumulators' 256, then each stage's MX scales
-// (kind::mxf8f6f4.block_scale), A's and B's 32 columns apart; tcgen05.cp .32x128b.warpx4 fills 4
-// columns of all 128 lanes from a 512-byte tile (kernels/common/mx_scale.h).
-inline constexpr uint32_t kEightBitTmemColumns = 512;
+// With MX scales (kind::mxf8f6f4.block_scale) a block allocates all 512 columns: the accumulators'
+// 256, then each stage's scales, A's and B's.  tcgen05.cp .32x128b.warpx4 fills 4 columns of all 128
+// lanes from a 512-byte tile (kernels/common/mx_scale.h); the tiles are placed 32 columns apart, as in
+// the one MXFP8 kernel known to run on hardware (ThunderKittens'), since the columns are free and the
+// ISA's alignment rule for a scale's address could not be tested here.
+inline constexpr uint32_t kMxTmemColumns = 512;
 inline constexpr uint32_t kMxScaleColumnStride = 32;
-ASYNCGEMM_HOST_DEVICE constexpr uint32_t tmem_columns(bool eight_bit) {
-    return eight_bit ? kEightBitTmemColumns : kTmemColumns;
-}
+ASYNCGEMM_HOST_DEVICE constexpr uint32_t tmem_columns(bool mx_scales) { return mx_scales ? kMxTmemColumns : kTmemColumns; }
 // The first column of stage `stage`'s scales of operand `operand` (0: A, 1: B).
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t mx_scale_column(int stage, int operand) {
     return kTmemColumns + static_cast<uint32_t>(2 * stage + operand) * kMxScaleColumnStride;
 }
-static_assert(mx_scale_column(kStages - 1, 1) + kMxScaleColumnStride <= kEightBitTmemColumns,
-              "every stage's MX scales fit the 8-bit kernels' tensor memory");
+static_assert(mx_scale_column(kStages - 1, 1) + kMxScaleColumnStride <= kMxTmemColumns,
+              "every stage's MX scales fit the tensor memory a block allocates with them");
 static_assert(kTileM == kMxTileRows && kTileN == kMxTileRows && kMxTileK == 128,
               "a stage's MX scales are one 512-byte tile of A's and one of B's");
 
@@ -125,6 +125,8 @@ ASYNCGEMM_HOST_DEVICE constexpr uint32_t instruction_descriptor(int32_t type_ab,
 // 1 E5M2), 15, 16 A, B major, 17-22 N >> 3, 23 the scale type (1: UE8M0), 27-28 M >> 7, 29-30 the
 // scale-factor A ID; D is always f32.  The IDs pick the byte of each 32-bit scale column: K step s of a
 // stage (32 of K) reads byte s, its K block's scales (mx_scale.h's tiles hold K block j in byte j).
+// Both operands K-major (major bits 0): the family stages 8-bit operands K-major alone, and the route
+// gives it no other (plan/eight_bit_route.h).
 ASYNCGEMM_HOST_DEVICE constexpr uint32_t mx_instruction_descriptor(int32_t type_ab, int m, int n) {
     return (operand_format(type_ab) << 7) | (operand_format(type_ab) << 10) | (static_cast<uint32_t>(n >> 3) << 17) |
            (1u << 23) | (static_cast<uint32_t>(m >> 7) << 27);
