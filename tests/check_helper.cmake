@@ -9,4 +9,13 @@ execute_process(COMMAND ${HELPER} not-a-device RESULT_VARIABLE status OUTPUT_VAR
 if(NOT status EQUAL 2 OR NOT output STREQUAL "error: DEVICE must be a CUDA device ordinal, not \"not-a-device\"\n")
     message(FATAL_ERROR "${HELPER} answered status ${status}, output \"${output}\"")
 endif()
+# The MX check's option goes first; anywhere else it is a usage error, also without a GPU.
+execute_process(COMMAND ${HELPER} 0 --mx RESULT_VARIABLE status OUTPUT_VARIABLE output)
+if(NOT status EQUAL 2 OR NOT output STREQUAL "error: usage: asyncgemm-selfcheck [--mx] DEVICE [UUID]\n")
+    message(FATAL_ERROR "${HELPER} 0 --mx answered status ${status}, output \"${output}\"")
+endif()
+execute_process(COMMAND ${HELPER} --mx not-a-device RESULT_VARIABLE status OUTPUT_VARIABLE output)
+if(NOT status EQUAL 2 OR NOT output STREQUAL "error: DEVICE must be a CUDA device ordinal, not \"not-a-device\"\n")
+    message(FATAL_ERROR "${HELPER} --mx not-a-device answered status ${status}, output \"${output}\"")
+endif()
 message(STATUS "${HELPER} answers by the self-check helper's protocol")

@@ -33,4 +33,9 @@ struct EightBitRoute {
 // family is named with block scales).
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params);
 
+// Whether SM100_TCGEN05's 8-bit kernels would take the problem with `algo` (AUTO or the family),
+// given that the family runs (and, with MX scales, passed their check): the route's one test of
+// everything else, which the caller uses to run the self-checks only where they can matter.
+bool sm100_takes(asyncgemm_algo_t algo, const GemmParams &params);
+
 }  // namespace asyncgemm::plan

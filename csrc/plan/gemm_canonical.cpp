@@ -115,6 +115,8 @@ GemmParams canonicalize(const GemmArgs &args) {
         p.scale_b = tensor_scale(args.scale_mode_a, args.scale_a);
         set_block_scales(p, args.scale_mode_b, args.scale_b, args.scale_mode_a, args.scale_a);
     }
+    // Without a product no scale is read, nor checked (validate): none reaches a kernel.
+    if (!has_product(p)) p.scale_a = p.scale_b = nullptr;
     return p;
 }
 

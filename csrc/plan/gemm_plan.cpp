@@ -59,12 +59,14 @@ asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
     fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, "no GEMM algorithm can run on " + handle.device().name);
 }
 
-// The families that run on the handle's device, as the 8-bit route sees them for `params`
-// (SM100_TCGEN05 once its self-check passed, which the first call on a Blackwell device runs; for MX
-// scales, once that of its MX-scaled products passed too, which the first such product runs).
-EightBitFamilies eight_bit_families(const Handle &handle, const GemmParams &params) {
+// The families that run on the handle's device, as the 8-bit route sees them for `params` with
+// `algo`: SM100_TCGEN05 once its self-check passed, and for MX scales once that of its MX-scaled
+// products passed too, each run at the first call the family would take (sm100_takes) on a
+// Blackwell device.
+EightBitFamilies eight_bit_families(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     EightBitFamilies families;
-    families.sm100 = loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) && sm100_self_check_passed(handle);
+    const bool sm100_candidate = loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) && sm100_takes(algo, params);
+    families.sm100 = sm100_candidate && sm100_self_check_passed(handle);
     families.sm100_mx = families.sm100 && has_mx_scales(params) && sm100_mx_self_check_passed(handle);
     families.sm90 = loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA);
     families.pipelined = loaded(handle, ASYNCGEMM_ALGO_PIPELINED);
@@ -132,7 +134,7 @@ void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmPara
 // copies hold the workspace.  Where the workspace cannot hold the copies, AUTO takes SIMT on the
 // inputs themselves; a named family refuses.
 void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params, void *stream) {
-    const EightBitRoute route = eight_bit_route(eight_bit_families(handle, params), algo, params);
+    const EightBitRoute route = eight_bit_route(eight_bit_families(handle, algo, params), algo, params);
     if (!route.widened) {
         switch (route.family) {
         case ASYNCGEMM_ALGO_SM100_TCGEN05: launch_sm100(handle, params, stream); return;
@@ -276,7 +278,7 @@ void gemm_with_config(const Handle &handle, const GemmArgs &args, KernelChoice c
     if (is_empty(args)) return;
     // A configuration names a kernel: 8-bit inputs reach SIMT's and the 8-bit kernels of SM90 and
     // SM100 (K-major, through TMA) here, never the f16 copies plan::gemm makes for the others.
-    if (has_eight_bit_inputs(params) && eight_bit_route(eight_bit_families(handle, params), args.algo, params).widened)
+    if (has_eight_bit_inputs(params) && eight_bit_route(eight_bit_families(handle, args.algo, params), args.algo, params).widened)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(args.algo)) +
                                                  " has no kernel that reads these 8-bit inputs as they lie");
     const auto refuse = [&] {

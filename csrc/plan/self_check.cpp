@@ -126,7 +126,7 @@ const char *check_subject(Sm100Check check) {
 
 std::string disabled_message(Sm100Check check, const std::string &device_label, const std::string &detail) {
     return std::string("asyncgemm: ") + check_subject(check) + " disabled on " + device_label +
-           ": its self-check failed: " + detail;
+           (check == Sm100Check::Family ? ": its" : ": their") + " self-check failed: " + detail;
 }
 
 std::string switched_off_message(const std::string &device_label) {

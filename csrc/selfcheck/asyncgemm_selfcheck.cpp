@@ -53,7 +53,8 @@ int main(int argc, char **argv) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     const bool mx_scales = argc > 1 && std::string(argv[1]) == plan::kMxScalesOption;
     if (mx_scales) --argc, ++argv;
-    if (argc < 2 || argc > 3) cannot_check("usage: asyncgemm-selfcheck [--mx] DEVICE [UUID]");
+    const bool stray_option = (argc > 1 && argv[1][0] == '-') || (argc > 2 && argv[2][0] == '-');
+    if (argc < 2 || argc > 3 || stray_option) cannot_check("usage: asyncgemm-selfcheck [--mx] DEVICE [UUID]");
     const std::optional<int> ordinal = parse_ordinal(argv[1]);
     if (!ordinal) cannot_check("DEVICE must be a CUDA device ordinal, not \"" + std::string(argv[1]) + "\"");
 

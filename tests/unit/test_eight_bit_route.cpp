@@ -105,8 +105,14 @@ TEST_CASE("8-bit route: MX scales run on tcgen05's block-scaled MMAs where they 
     constexpr EightBitFamilies kBlackwellMx{true, false, true, true};
     check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
     check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_SM100_TCGEN05, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
-    // The family passed its check but not that of its MX-scaled products: SIMT.
+    // The family passed its check but not that of its MX-scaled products: SIMT (named, the family
+    // is refused before the route: plan/gemm_plan.cpp's check_eight_bit).
     check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    // The self-checks run only where the family would take the call.
+    CHECK(sm100_takes(ASYNCGEMM_ALGO_AUTO, p));
+    CHECK(sm100_takes(ASYNCGEMM_ALGO_SM100_TCGEN05, p));
+    CHECK_FALSE(sm100_takes(ASYNCGEMM_ALGO_SIMT, p));
+    CHECK_FALSE(sm100_takes(ASYNCGEMM_ALGO_AUTO, problem(false, true)));
     // wgmma and the f16 copies scale no 32-element blocks.
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
     check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);

@@ -183,8 +183,8 @@ TEST_CASE("device labels name the GPU and its architecture") {
     CHECK(disabled_message(Sm100Check::Family, "GPU (sm_120)", "why") ==
           "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05 disabled on GPU (sm_120): its self-check failed: why");
     CHECK(disabled_message(Sm100Check::MxScales, "GPU (sm_120)", "why") ==
-          "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05's MX-scaled products disabled on GPU (sm_120): its self-check "
-          "failed: why");
+          "asyncgemm: ASYNCGEMM_ALGO_SM100_TCGEN05's MX-scaled products disabled on GPU (sm_120): their "
+          "self-check failed: why");
     CHECK(std::string(check_name(Sm100Check::Family)) == "sm100");
     CHECK(std::string(check_name(Sm100Check::MxScales)) == "sm100-mx");
     CHECK(switched_off_message("GPU (sm_120)") ==

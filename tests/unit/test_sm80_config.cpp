@@ -177,6 +177,7 @@ TEST_CASE("sm80: heuristic") {
     // Batches never split.
     CHECK(choose(128, 128, 1 << 16, 4, h100) == P(sm80::kConfigPipelinedSmall, 1));
     CHECK(choose(256, 256, 1 << 16, 4, h100) == P(sm80::kConfigPaired, 1));
+    CHECK(choose(512, 512, 1 << 16, 8, h100) == P(sm80::kConfigPaired, 1));
 }
 
 TEST_CASE("sm80: kernels that do not fit the device, or do not exist for the type, are never chosen") {

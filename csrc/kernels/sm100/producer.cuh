@@ -44,6 +44,7 @@ __device__ __forceinline__ void produce(const Sm100Params &p, const SharedStorag
         const int32_t b_batch = p.b_batched ? static_cast<int32_t>(tile.batch) : 0;
         // The tile's MX scale tiles along K, one per stage (its row tile of A's, its column tile of B's).
         // A stage's 128 of K are one tile of scales along K: the tile's K tiles are its k_blocks.
+        static_assert(row_elements(1) == kMxTileK, "an 8-bit stage is one K tile of MX scales");
         const bool mx = has_mx_scales(p);
         const auto scale_tiles = [&](const uint8_t *scales, int32_t batch, int64_t batch_bytes, int32_t row_tile) {
             return mx ? scales + batch * batch_bytes + static_cast<int64_t>(row_tile) * p.k_blocks * kMxTileBytes

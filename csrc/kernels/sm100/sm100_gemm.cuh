@@ -41,7 +41,7 @@ namespace ptx = cuda::ptx;
 template <typename T>
 __device__ __forceinline__ void sm100_gemm(const Sm100Params &p) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
-    const uint32_t columns = tmem_columns(has_mx_scales(p));
+    const uint32_t columns = tmem_columns(kIsFp8<T> && has_mx_scales(p));
     extern __shared__ __align__(128) char dynamic_smem[];
     __shared__ uint64_t full[kStages], empty[kStages], seed_full, seed_ready, seed_empty;
     __shared__ uint64_t acc_full[kAccumulators], acc_empty[kAccumulators];
