@@ -172,9 +172,10 @@ typedef enum {
      BLOCK_128x128: the scale of element (x, k) at scale[kb * ceil(X / 128) + x / 128]   (ceil(X / 128) * KB)
    The MX scales (MX_32, the OCP Microscaling formats' MXFP8) are bytes, each an unsigned power of
    two 2^(e - 127) (UE8M0; 0xFF is NaN), one per x and 32 elements of K (K block j = k / 32), set on
-   A and B both (MX_32 on one operand alone is NOT_SUPPORTED), in cuBLASLt's VEC32_UE8M0 layout (PyTorch's "blocked" scales): tiles of 128 x by 4
-   K blocks, 512 bytes each, rows of tiles (128 x each) one after another, in a row the ceil(k / 128)
-   tiles along K in order, and in a tile the scale of x and j at
+   A and B both (MX_32 on one operand alone is NOT_SUPPORTED), in cuBLASLt's VEC32_UE8M0 layout
+   (PyTorch's "blocked" scales): tiles of 128 x by 4 K blocks, 512 bytes each, rows of tiles (128 x
+   each) one after another, in a row the ceil(k / 128) tiles along K in order, and in a tile the
+   scale of x and j at
      (x % 32) * 16 + ((x % 128) / 32) * 4 + j % 4
    i.e. ceil(X / 128) * ceil(k / 128) * 512 bytes a problem, 16-byte aligned.  X and k are padded to
    whole tiles: the padding's values scale no element of D, but the K blocks past k in the last tile
