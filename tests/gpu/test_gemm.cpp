@@ -4,6 +4,7 @@
 // message, D untouched); AUTO never may.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <iterator>
 #include <map>
 #include <string>
@@ -485,66 +486,58 @@ static GemmCase eight_bit_case(Rng &rng, asyncgemm_algo_t algo, asyncgemm_dtype_
     return c;
 }
 
+// Every available algorithm, 8-bit input type and D type, each with `cases` cases of eight_bit_case
+// (seeded by `seed`), given their scales by `scale(c, i, rng)` and checked.
+static void check_eight_bit_sweep(const char *seed, int cases,
+                                  const std::function<void(GemmCase &, int, Rng &)> &scale) {
+    Rng rng = rng_for(seed);
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
+            for (asyncgemm_dtype_t type_cd : kDtypes)
+                for (int i = 0; i < cases; ++i) {
+                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
+                    scale(c, i, rng);
+                    CAPTURE(c.describe());
+                    check_gemm(c, rng, nullptr);
+                }
+}
+
 TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm, any majors") {
-    asyncgemm_handle_t handle = test_env().handle;
-    Rng rng = rng_for("gemm fp8");
     // On Hopper (Blackwell), AUTO and SM90_TMA_WGMMA (SM100_TCGEN05) multiply K-major 16-byte rows
     // with the 8-bit kernels, SIMT with its own, every other case on f16 copies
     // (plan/widened_inputs.h).  A forced algorithm may refuse (SM90_TMA_WGMMA a D that TMA cannot
     // describe, SM100_TCGEN05 an MN-major operand), leaving D untouched; AUTO never does.
-    for (asyncgemm_algo_t algo : available_gemm_algos(handle))
-        for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
-            for (asyncgemm_dtype_t type_cd : kDtypes)
-                for (int i = 0; i < 6; ++i) {
-                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
-                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
-                    static constexpr float kScales[] = {0.0f, 1.0f, 0.5f, 3.0f};
-                    c.scale_a = pick(rng, kScales);
-                    c.scale_b = pick(rng, kScales);
-                    CAPTURE(c.describe());
-                    check_gemm(c, rng, nullptr);
-                }
+    check_eight_bit_sweep("gemm fp8", 6, [](GemmCase &c, int i, Rng &rng) {
+        if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
+        static constexpr float kScales[] = {0.0f, 1.0f, 0.5f, 3.0f};
+        c.scale_a = pick(rng, kScales);
+        c.scale_b = pick(rng, kScales);
+    });
 }
 
 TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either operand, every algorithm, any majors") {
-    asyncgemm_handle_t handle = test_env().handle;
-    Rng rng = rng_for("gemm fp8 block scales");
     // SIMT applies any block scales as it loads the inputs; SM90_TMA_WGMMA (and AUTO on Hopper) to
     // K-major 16-byte rows where the canonical B's are per 128 columns; the other algorithms refuse,
     // leaving D untouched, and AUTO never does.  The first cases take the Hopper kernels' form.
-    constexpr asyncgemm_scale_t kBlockModes[] = {ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128};
-    for (asyncgemm_algo_t algo : available_gemm_algos(handle))
-        for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
-            for (asyncgemm_dtype_t type_cd : kDtypes)
-                for (int i = 0; i < 6; ++i) {
-                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
-                    c.block_a = pick(rng, kBlockModes);
-                    c.block_b = pick(rng, kBlockModes);
-                    // y = x·Wᵀ with x per row and W per 128 x 128 block, in the 8-bit kernels' form.
-                    if (i < 3) c.block_a = ASYNCGEMM_SCALE_BLOCK_1x128, c.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
-                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
-                    if (i == 3) c.block_a = ASYNCGEMM_SCALE_NONE, c.scale_a = 0.5f;  // a tensor scale beside
-                    CAPTURE(c.describe());
-                    check_gemm(c, rng, nullptr);
-                }
+    check_eight_bit_sweep("gemm fp8 block scales", 6, [](GemmCase &c, int i, Rng &rng) {
+        constexpr asyncgemm_scale_t kBlockModes[] = {ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128};
+        c.block_a = pick(rng, kBlockModes);
+        c.block_b = pick(rng, kBlockModes);
+        // y = x·Wᵀ with x per row and W per 128 x 128 block, in the 8-bit kernels' form.
+        if (i < 3) c.block_a = ASYNCGEMM_SCALE_BLOCK_1x128, c.block_b = ASYNCGEMM_SCALE_BLOCK_128x128;
+        if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
+        if (i == 3) c.block_a = ASYNCGEMM_SCALE_NONE, c.scale_a = 0.5f;  // a tensor scale beside
+    });
 }
 
 TEST_CASE("8-bit float inputs with MX scales: every algorithm, any majors, partial K blocks, batches") {
-    asyncgemm_handle_t handle = test_env().handle;
-    Rng rng = rng_for("gemm fp8 mx scales");
     // SIMT applies them as it loads the inputs, SM100_TCGEN05 (and AUTO on Blackwell) in its
     // block-scaled MMAs where the operands are K-major with 16-byte rows; the other algorithms refuse,
     // leaving D untouched, and AUTO never does.  The first cases take the tcgen05 kernels' form.
-    for (asyncgemm_algo_t algo : available_gemm_algos(handle))
-        for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
-            for (asyncgemm_dtype_t type_cd : kDtypes)
-                for (int i = 0; i < 5; ++i) {
-                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
-                    c.block_a = c.block_b = ASYNCGEMM_SCALE_MX_32;
-                    if (i == 1) c.k = 1 + uniform(rng, 0, 31);  // one partial K block of 32
-                    CAPTURE(c.describe());
-                    check_gemm(c, rng, nullptr);
-                }
+    check_eight_bit_sweep("gemm fp8 mx scales", 5, [](GemmCase &c, int i, Rng &rng) {
+        c.block_a = c.block_b = ASYNCGEMM_SCALE_MX_32;
+        if (i == 1) c.k = 1 + uniform(rng, 0, 31);  // one partial K block of 32
+    });
 }
 
 TEST_CASE("Blackwell matmul-accumulate: fp32 C enters the accumulator by tcgen05.cp, scaled by beta / alpha") {
