@@ -41,10 +41,14 @@ int family_architecture(Family family) {
     }
 }
 
-// The Hopper family, and the skinny family, whose short launches a model's decode step queues back
-// to back.  The other portable families would need a second compilation from compute_90 for it
-// (CMakeLists.txt), and the Blackwell family's kernels, which no GPU of this project's tests runs,
-// are left as they are.
-bool family_overlaps_prior_grids(Family family) { return family == Family::Sm90 || family == Family::Skinny; }
+// The Hopper family; the skinny family, whose short launches a model's decode step queues back to
+// back; and the Ampere family, whose small-problem units (PipelinedSmall, ShortM: less than a wave of
+// tiles, a few microseconds each) are also compiled from compute_90 for it (CMakeLists.txt) -- its
+// other units, and the other portable families, are not, and the runtime launches only code that
+// has the wait so.  The Blackwell family's kernels, which no GPU of this project's tests runs, are
+// left as they are.
+bool family_overlaps_prior_grids(Family family) {
+    return family == Family::Sm90 || family == Family::Skinny || family == Family::Sm80;
+}
 
 }  // namespace asyncgemm

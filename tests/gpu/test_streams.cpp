@@ -447,23 +447,24 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
 }
 
 TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before wrote, add up exactly") {
-    // The Hopper and skinny families start each launch while the kernel before it may still finish,
-    // and wait for it before touching memory: a read of D too early, or a split's tile counters reused
-    // too early, would lose a term.  Integer inputs make every sum exact, so D after `ran` calls is
-    // ran * A·B.
+    // The Hopper and skinny families, and the Ampere family's small-problem kernels, start each launch
+    // while the kernel before it may still finish, and wait for it before touching memory: a read of D
+    // too early, or a split's tile counters reused too early, would lose a term.  Integer inputs make
+    // every sum exact, so D after `ran` calls is ran * A·B.
     Rng rng = rng_for("back to back");
     Stream stream;
     asyncgemm_handle_t handle = test_env().handle;
-    // Each algorithm, and AUTO after it: AUTO's family (Hopper or skinny, where they overlap) follows
+    // Each algorithm, and AUTO after it: AUTO's family (one that overlaps, where there is one) follows
     // every other family and itself.
     std::vector<asyncgemm_algo_t> calls;
     for (int round = 0; round < 2; ++round)
         for (asyncgemm_algo_t algo : available_gemm_algos(handle))
             calls.insert(calls.end(), {algo, ASYNCGEMM_ALGO_AUTO});
-    // One tile and a long K (split wherever the family splits), a grid of many tiles, and a decode
-    // step's product, which AUTO gives the skinny family.
+    // One tile and a long K (split wherever the family splits), a grid of many tiles, a decode step's
+    // product, which AUTO gives the skinny family, and a small problem whose rows TMA cannot describe,
+    // which AUTO gives the Ampere family's small-problem kernel.
     for (const ProductShape shape : {ProductShape{128, 128, 8192}, ProductShape{1024, 1024, 1024},
-                                     ProductShape{8, 4096, 4096}}) {
+                                     ProductShape{8, 4096, 4096}, ProductShape{200, 300, 100}}) {
         CAPTURE(shape.m);
         CAPTURE(shape.k);
         const IntegerProduct product(shape, rng, stream.get());
@@ -495,8 +496,10 @@ TEST_CASE("a GEMM after a kernel that lets it start early reads C only once that
     Rng rng = rng_for("late fill");
     Stream stream;
     asyncgemm_handle_t handle = test_env().handle;
-    // A grid of tiles (the Hopper family under AUTO on Hopper) and a decode step (the skinny family).
-    for (const ProductShape shape : {ProductShape{512, 512, 256}, ProductShape{8, 4096, 1024}}) {
+    // A grid of tiles (the Hopper family under AUTO on Hopper), a decode step (the skinny family) and a
+    // small problem with unaligned rows (the Ampere family's small-problem kernel).
+    for (const ProductShape shape : {ProductShape{512, 512, 256}, ProductShape{8, 4096, 1024},
+                                     ProductShape{200, 300, 100}}) {
         CAPTURE(shape.m);
         const IntegerProduct product(shape, rng, stream.get());
         const size_t elements = static_cast<size_t>(shape.m * shape.n);

@@ -21,6 +21,7 @@
 
 #include "kernels/common/cp_async.cuh"
 #include "kernels/common/element_type.cuh"
+#include "kernels/common/grid_dependency.cuh"
 #include "kernels/common/input_scale.cuh"
 #include "kernels/common/kernel_list.h"
 #include "kernels/common/params.h"
@@ -133,6 +134,7 @@ __device__ __forceinline__ void sm80_gemm(const GemmParams &p) {
         asyncgemm::sm80::threads(asyncgemm::sm80::kTileConfigs[asyncgemm::sm80::kConfig##CONFIG]),           \
         asyncgemm::sm80::kTileConfigs[asyncgemm::sm80::kConfig##CONFIG].min_blocks_per_sm)                   \
         asyncgemm_sm80_gemm_##TYPE##_##SHAPE##_##MAJORS(const asyncgemm::GemmParams params) {                 \
+        asyncgemm::wait_for_prior_grids();                                                                    \
         asyncgemm::sm80::sm80_gemm<ASYNCGEMM_ELEMENT_##TYPE, asyncgemm::sm80::kConfig##CONFIG,               \
                                    asyncgemm::a_k_major(ASYNCGEMM_MAJORS_##MAJORS),                          \
                                    asyncgemm::b_k_major(ASYNCGEMM_MAJORS_##MAJORS)>(params);                 \
