@@ -5,9 +5,11 @@
 // sum (narrower than fp32 for 8-bit inputs) grows: one K block.
 //
 // A block's wgmma must finish before its products are read, so the warpgroup keeps no group in flight
-// across blocks; the other consumer warpgroup's MMAs keep the tensor cores busy while this one adds.
-// (Reading one register tile while another's wgmma runs, inside the K loop, makes ptxas serialize
-// every wgmma of the kernel: bench/RESULTS.md.)
+// across blocks: every instruction between a block's wait and the next block's issue (the promotion's
+// FMAs, the scales' loads, the next stage's descriptors) is time the warpgroup's tensor work waits
+// for, and the kernel is bound by issuing them, not by its MMAs (ncu: bench/RESULTS.md).  (Reading one
+// register tile while another's wgmma runs, inside the K loop, makes ptxas serialize every wgmma of
+// the kernel: bench/RESULTS.md.)
 // A block's scales are loaded from global memory kScaleLoadsAhead blocks before it is promoted, after
 // a prefetch into L2 further ahead: loaded one block ahead, the loads' latency outlasted the block's
 // MMAs, and the K loop waited on them (bench/RESULTS.md).
