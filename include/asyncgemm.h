@@ -13,7 +13,7 @@
 
 #define ASYNCGEMM_VERSION_MAJOR 0
 #define ASYNCGEMM_VERSION_MINOR 2
-#define ASYNCGEMM_VERSION_PATCH 3
+#define ASYNCGEMM_VERSION_PATCH 4
 
 #if defined(_WIN32)
 #define ASYNCGEMM_API
@@ -46,8 +46,11 @@ typedef enum {
     ASYNCGEMM_R_16BF = 2,
     /* 0.2 (multiplied from 0.2.1 on; 0.2.0 answered NOT_SUPPORTED): 8-bit floating-point inputs,
        OCP FP8 E4M3 (no infinities; one NaN pattern per sign, 0x7F and 0xFF; largest finite 448) and
-       E5M2 (IEEE-like; largest finite 57344).  A and B only, both
-       of the same type; C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
+       E5M2 (IEEE-like; largest finite 57344).  A and B only, of the same type or one of each
+       (e4m3 by e5m2, as FP8 training's gradient products are: with tensor scales or none, and on
+       f16 copies whatever the algorithm, as no kernel reads two formats; SM100_TCGEN05 named is
+       NOT_SUPPORTED, and where the workspace cannot hold the copies so is every algorithm, AUTO
+       too); C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
        there) and Blackwell ones (SM100_TCGEN05 and AUTO, without a fused epilogue), with both
        operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:
        exact products summed in their fp32 accumulator, which keeps fewer bits than fp32 (measured:
@@ -124,7 +127,8 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_algo_available(asyncgemm_handle_t han
 /* D = alpha * op_a(A) * op_b(B) + beta * C.  D is m x n, op_a(A) is m x k, op_b(B) is k x n.
    order applies to all four matrices; lda.. are leading dimensions in elements in that order.
    c may be NULL when beta == 0; c may equal d (same type and ld).  stream is a CUstream (NULL: legacy
-   stream).  A and B share a dtype; C and D share a dtype; accumulation is fp32. */
+   stream).  A and B share a dtype (but for 8-bit ones: e4m3 by e5m2 too); C and D share a dtype;
+   accumulation is fp32. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_gemm(
     asyncgemm_handle_t handle, asyncgemm_order_t order, asyncgemm_op_t op_a, asyncgemm_op_t op_b,
     int64_t m, int64_t n, int64_t k,

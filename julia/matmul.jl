@@ -35,8 +35,10 @@ chooses among the others.
 
 # 8-bit inputs
 
-`A` and `B` may instead both hold `Float8_E4M3FN` or both `Float8_E5M2`, DLFP8Types.jl's OCP FP8
-types (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
+`A` and `B` may instead hold `Float8_E4M3FN` or `Float8_E5M2`, DLFP8Types.jl's OCP FP8 types,
+both the same or one of each (E4M3 by E5M2, as FP8 training's gradient products are: with tensor
+scales or none, multiplied on Float16 copies whatever `algo`, as no kernel reads two formats; this
+needs libasyncgemm 0.2.4 or later) (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
 value is 448, and DLFP8Types rounds magnitudes from 480 on to NaN); `C` then has Float16,
 BFloat16 or Float32 elements, and the products accumulate in Float32. `scale_a` and `scale_b`
 dequantize them, each its own way: `nothing` (a scale of 1), a tensor scale, one Float32 for the
@@ -194,7 +196,7 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
     a, b, c = device_operand(A, "A"), device_operand(B, "B"), device_operand(C, "C")
     c.op == ASYNCGEMM_OP_N ||
         throw(ArgumentError("C cannot be a transpose: compute its parent, transpose(C) = transpose(B)·transpose(A)"))
-    a.dtype == b.dtype ||
+    (a.dtype == b.dtype || quantized) ||
         throw(ArgumentError("A and B must share an element type, not $(eltype(A)) and $(eltype(B))"))
     (Base.mightalias(C, A) || Base.mightalias(C, B)) &&
         throw(ArgumentError("C must not share memory with A or B"))
@@ -213,6 +215,8 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
             require_matmul("MX scales", v"0.2.3")
         elseif is_block_scale(scale_mode_a) || is_block_scale(scale_mode_b)
             require_matmul("block scales", v"0.2.2")
+        elseif quantized && a.dtype != b.dtype
+            require_matmul("8-bit inputs of two formats", v"0.2.4")
         elseif quantized
             require_matmul("8-bit inputs", v"0.2.1")
         else
@@ -316,8 +320,8 @@ end
 
 # Whether A and B are 8-bit, and the asyncgemm_scale_t of each scale, judged from element types and
 # sizes alone, so that, as with epilogue, a wrong combination is refused before anything is asked of
-# the GPU (host arrays included): 8-bit A and B share their type, C is not 8-bit, and a scale is
-# given only for 8-bit inputs, as one Float32 (ASYNCGEMM_SCALE_TENSOR), as block scales of a size
+# the GPU (host arrays included): A and B are both 8-bit or neither (of the two formats, with tensor
+# scales or none), C is not 8-bit, and a scale is given only for 8-bit inputs, as one Float32 (ASYNCGEMM_SCALE_TENSOR), as block scales of a size
 # that says which (block_scale_mode), or as MX scales, UInt8 of the length mx_scale_mode expects, for
 # A and B both (ASYNCGEMM_SCALE_MX_32). Returns (quantized, scale_a's mode, scale_b's mode).
 function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scale_a, scale_b)
@@ -325,11 +329,19 @@ function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scal
         throw(ArgumentError("C has $(eltype(C)) elements: 8-bit floats are inputs only, and C takes " *
                             "Float16, BFloat16 or Float32"))
     quantized = eltype(A) <: FP8 || eltype(B) <: FP8
-    quantized && eltype(A) != eltype(B) &&
+    quantized && !(eltype(A) <: FP8 && eltype(B) <: FP8) &&
         throw(ArgumentError("A has $(eltype(A)) elements and B $(eltype(B)): 8-bit A and B are both " *
-                            "Float8_E4M3FN or both Float8_E5M2"))
+                            "Float8_E4M3FN or Float8_E5M2"))
     mode_a = scale_mode(scale_a, "scale_a", :A, quantized, C, A, B)
     mode_b = scale_mode(scale_b, "scale_b", :B, quantized, C, A, B)
+    # Two formats take tensor scales or none (include/asyncgemm.h, ASYNCGEMM_R_8F_E4M3).
+    if quantized && eltype(A) != eltype(B)
+        for (mode, name) in ((mode_a, "scale_a"), (mode_b, "scale_b"))
+            (is_block_scale(mode) || is_mx_scale(mode)) &&
+                throw(ArgumentError("$name holds $(scale_kind(mode)), but A has $(eltype(A)) elements and " *
+                                    "B $(eltype(B)): 8-bit inputs of two formats take tensor scales or nothing"))
+        end
+    end
     # The library scales both operands with MX scales or neither (include/asyncgemm.h, scale_mode_a).
     is_mx_scale(mode_a) == is_mx_scale(mode_b) ||
         throw(ArgumentError("scale_a holds $(scale_kind(mode_a)) and scale_b $(scale_kind(mode_b)): MX " *

@@ -19,18 +19,20 @@ bool allows(asyncgemm_algo_t algo, asyncgemm_algo_t family) {
 
 bool sm100_takes(asyncgemm_algo_t algo, const GemmParams &params) {
     return k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM100_TCGEN05) && !has_fused_epilogue(params) &&
-           !has_block_scales(params) && sm100_tma_obstacle(params).empty();
+           !has_block_scales(params) && !has_mixed_eight_bit_inputs(params) && sm100_tma_obstacle(params).empty();
 }
 
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params) {
-    if (algo == ASYNCGEMM_ALGO_SIMT) return {ASYNCGEMM_ALGO_SIMT, false};
+    // Two formats: no kernel reads them (validate refused their block and MX scales).
+    const bool mixed = has_mixed_eight_bit_inputs(params);
+    if (algo == ASYNCGEMM_ALGO_SIMT) return {ASYNCGEMM_ALGO_SIMT, mixed};
     const bool block_scaled = has_block_scales(params);
     const bool mx_scaled = has_mx_scales(params);
     if ((mx_scaled ? families.sm100_mx : families.sm100) && sm100_takes(algo, params))
         return {ASYNCGEMM_ALGO_SM100_TCGEN05, false};
     // MX scales: tcgen05's block-scaled MMAs above, else SIMT (wgmma scales no 32-element blocks).
     if (mx_scaled) return {ASYNCGEMM_ALGO_SIMT, false};
-    if (k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 &&
+    if (!mixed && k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 &&
         sm90_tma_obstacle(params).empty() &&
         (!block_scaled || sm90_serves_block_scales(params)))
         return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false};
@@ -39,7 +41,7 @@ EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t
     if (algo != ASYNCGEMM_ALGO_AUTO) return {algo, true};
     if (families.sm90 && sm90_output_obstacle(params).empty()) return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true};
     if (families.pipelined) return {ASYNCGEMM_ALGO_PIPELINED, true};
-    return {ASYNCGEMM_ALGO_SIMT, false};
+    return {ASYNCGEMM_ALGO_SIMT, mixed};
 }
 
 }  // namespace asyncgemm::plan

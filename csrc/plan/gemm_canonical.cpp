@@ -76,7 +76,6 @@ GemmParams canonicalize(const GemmArgs &args) {
     p.batch_count = args.batch_count;
     p.alpha = args.alpha;
     p.beta = args.beta;
-    p.type_ab = args.type_a;
     p.type_cd = args.type_d;
     p.c = args.beta != 0.0f ? args.c : nullptr;
     p.ldc = args.ldc;
@@ -94,8 +93,8 @@ GemmParams canonicalize(const GemmArgs &args) {
         // A(i,p) = a[i*lda + p] when op_a is N; B(p,j) = b[j*ldb + p] when op_b is T.
         p.m = args.m;
         p.n = args.n;
-        p.a = args.a, p.lda = args.lda, p.stride_a = args.stride_a;
-        p.b = args.b, p.ldb = args.ldb, p.stride_b = args.stride_b;
+        p.a = args.a, p.lda = args.lda, p.stride_a = args.stride_a, p.type_ab = args.type_a;
+        p.b = args.b, p.ldb = args.ldb, p.stride_b = args.stride_b, p.type_b = args.type_b;
         p.a_k_major = args.op_a == ASYNCGEMM_OP_N;
         p.b_k_major = args.op_b == ASYNCGEMM_OP_T;
         p.scale_a = tensor_scale(args.scale_mode_a, args.scale_a);
@@ -107,8 +106,8 @@ GemmParams canonicalize(const GemmArgs &args) {
         // K-major when op_a is T.
         p.m = args.n;
         p.n = args.m;
-        p.a = args.b, p.lda = args.ldb, p.stride_a = args.stride_b;
-        p.b = args.a, p.ldb = args.lda, p.stride_b = args.stride_a;
+        p.a = args.b, p.lda = args.ldb, p.stride_a = args.stride_b, p.type_ab = args.type_b;
+        p.b = args.a, p.ldb = args.lda, p.stride_b = args.stride_a, p.type_b = args.type_a;
         p.a_k_major = args.op_b == ASYNCGEMM_OP_N;
         p.b_k_major = args.op_a == ASYNCGEMM_OP_T;
         p.scale_a = tensor_scale(args.scale_mode_b, args.scale_b);

@@ -128,9 +128,10 @@ void validate(const GemmArgs &args) {
     if (args.k < 0) invalid(name("k") + " must be >= 0 (got " + std::to_string(args.k) + ")");
     if (args.batch_count < 0)
         invalid(name("batch_count") + " must be >= 0 (got " + std::to_string(args.batch_count) + ")");
-    if (args.type_b != args.type_a)
+    // 8-bit A and B may be of the two formats (e4m3 x e5m2, as FP8 training's gradient products are).
+    if (args.type_b != args.type_a && !(is_eight_bit(args.type_a) && is_eight_bit(args.type_b)))
         invalid(name("type_b") + " (" + dtype_name(args.type_b) + ") must equal " + name("type_a") + " (" +
-                dtype_name(args.type_a) + ")");
+                dtype_name(args.type_a) + ") unless both are 8-bit floats");
     if (args.c != nullptr && args.type_c != args.type_d)
         invalid(name("type_c") + " (" + dtype_name(args.type_c) + ") must equal " + name("type_d") + " (" +
                 dtype_name(args.type_d) + ")");
@@ -172,6 +173,15 @@ void validate(const GemmArgs &args) {
                                                      ") and " + name("scale_mode_a") + " (" +
                                                      scale_mode_name(args.scale_mode_a) +
                                                      "): MX_32 scales both 8-bit operands or neither");
+        const auto per_block = [](asyncgemm_scale_t mode) {
+            return mode != ASYNCGEMM_SCALE_NONE && mode != ASYNCGEMM_SCALE_TENSOR;
+        };
+        if (args.type_b != args.type_a && (per_block(args.scale_mode_a) || per_block(args.scale_mode_b)))
+            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
+                 name(per_block(args.scale_mode_a) ? "scale_mode_a" : "scale_mode_b") + " (" +
+                     scale_mode_name(per_block(args.scale_mode_a) ? args.scale_mode_a : args.scale_mode_b) + "): " +
+                     name("type_a") + " " + dtype_name(args.type_a) + " by " + name("type_b") + " " +
+                     dtype_name(args.type_b) + " takes tensor scales or none (block and MX scales: one format)");
     }
 
     // What no kernel of this version computes, named.

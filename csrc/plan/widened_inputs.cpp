@@ -22,8 +22,8 @@ struct Widened {
 
 // Plans the copy at `end`, which it advances; false where the copy's size does not fit 64 bits
 // (batches of overlapping operands may be many).
-bool plan_operand(Widened &w, const GemmParams &p, const void *src, bool k_major, int64_t outer, int64_t ld,
-                  int64_t stride, size_t &end) {
+bool plan_operand(Widened &w, const GemmParams &p, const void *src, int32_t dtype, bool k_major, int64_t outer,
+                  int64_t ld, int64_t stride, size_t &end) {
     WidenParams &x = w.params;
     x.rows = k_major ? outer : p.k;
     x.cols = k_major ? p.k : outer;
@@ -33,7 +33,7 @@ bool plan_operand(Widened &w, const GemmParams &p, const void *src, bool k_major
     x.stride_src = x.batch_count > 1 ? stride : 0;
     x.ld_dst = (x.cols + kF16PerUnit - 1) / kF16PerUnit * kF16PerUnit;
     x.stride_dst = x.batch_count > 1 ? x.rows * x.ld_dst : 0;
-    x.dtype = p.type_ab;
+    x.dtype = dtype;
     w.offset = end;
     uint64_t elements = 0, bytes = 0;
     if (__builtin_mul_overflow(static_cast<uint64_t>(x.batch_count), static_cast<uint64_t>(x.rows), &elements) ||
@@ -57,15 +57,15 @@ void launch_widen(const Handle &handle, const WidenParams &params, void *stream)
 bool launch_on_widened(const Handle &handle, const GemmParams &p, void *stream,
                        const std::function<void(const GemmParams &)> &multiply) {
     GemmParams q = p;
-    q.type_ab = kF16;
+    q.type_ab = q.type_b = kF16;
     if (!has_product(p)) {  // A and B are neither read nor described
         multiply(q);
         return true;
     }
     size_t end = 0;
     Widened a, b;
-    if (!plan_operand(a, p, p.a, p.a_k_major != 0, p.m, p.lda, p.stride_a, end) ||
-        !plan_operand(b, p, p.b, p.b_k_major != 0, p.n, p.ldb, p.stride_b, end))
+    if (!plan_operand(a, p, p.a, p.type_ab, p.a_k_major != 0, p.m, p.lda, p.stride_a, end) ||
+        !plan_operand(b, p, p.b, b_dtype(p), p.b_k_major != 0, p.n, p.ldb, p.stride_b, end))
         return false;
     return handle.workspace().run(0, end, static_cast<CUstream_st *>(stream), [&](Workspace::Lease lease) {
         char *scratch = static_cast<char *>(lease.partials);

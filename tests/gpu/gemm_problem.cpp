@@ -37,7 +37,7 @@ MatrixLayout a_layout(const GemmCase &c) {
     return aligned(MatrixLayout::of_op(c.m, c.k, c.op_a, c.order, c.lda_pad), c.aligned16, c.type_ab);
 }
 MatrixLayout b_layout(const GemmCase &c) {
-    return aligned(MatrixLayout::of_op(c.k, c.n, c.op_b, c.order, c.ldb_pad), c.aligned16, c.type_ab);
+    return aligned(MatrixLayout::of_op(c.k, c.n, c.op_b, c.order, c.ldb_pad), c.aligned16, c.b_type());
 }
 MatrixLayout d_layout(const GemmCase &c) {
     return aligned(MatrixLayout::padded(c.m, c.n, c.order, c.ldd_pad), c.aligned16, c.type_cd);
@@ -72,7 +72,8 @@ std::string c_source_name(CSource source) {
 std::string GemmCase::describe() const {
     std::ostringstream s;
     s << "algo=" << algo_name(algo) << ' ' << order_name(order) << " op=" << op_name(op_a) << op_name(op_b) << ' '
-      << dtype_name(type_ab) << "->" << dtype_name(type_cd) << " m=" << m << " n=" << n << " k=" << k;
+      << dtype_name(type_ab) << (type_b ? std::string("x") + dtype_name(*type_b) : std::string()) << "->"
+      << dtype_name(type_cd) << " m=" << m << " n=" << n << " k=" << k;
     if (batch_count != 1 || batched_api) s << " batches=" << batch_count << " gap=" << batch_gap;
     if (via_matmul) s << " (asyncgemm_matmul)";
     if (bias_mode != ASYNCGEMM_BIAS_NONE)
@@ -165,8 +166,8 @@ GemmProblem::GemmProblem(const GemmCase &c)
     : case_(c),
       a_(a_layout(c), batch_stride(a_layout(c), c.broadcast_a, c.batch_gap, c.aligned16, c.type_ab),
          matrices(c.broadcast_a, c.batch_count), c.offset_a, 0, c.type_ab),
-      b_(b_layout(c), batch_stride(b_layout(c), c.broadcast_b, c.batch_gap, c.aligned16, c.type_ab),
-         matrices(c.broadcast_b, c.batch_count), c.offset_b, 0, c.type_ab),
+      b_(b_layout(c), batch_stride(b_layout(c), c.broadcast_b, c.batch_gap, c.aligned16, c.b_type()),
+         matrices(c.broadcast_b, c.batch_count), c.offset_b, 0, c.b_type()),
       c_(c_layout(c), batch_stride(c_layout(c), c.broadcast_c, c.batch_gap, c.aligned16, c.type_cd),
          c_has_buffer(c) ? matrices(c.broadcast_c, c.batch_count) : 1, c.offset_c, 0, c.type_cd),
       d_(d_layout(c), batch_stride(d_layout(c), false, c.batch_gap, c.aligned16, c.type_cd), c.batch_count,
@@ -277,7 +278,8 @@ GemmCall GemmProblem::call() const {
             : c.scale_b != 0.0f               ? ASYNCGEMM_SCALE_TENSOR
                                               : ASYNCGEMM_SCALE_NONE,
             c.block_b != ASYNCGEMM_SCALE_NONE ? static_cast<const void *>(block_b_.device.get())
-                                              : scales_.get() + sizeof(float)};
+                                              : scales_.get() + sizeof(float),
+            c.b_type()};
 }
 
 asyncgemm_matmul_desc_t matmul_desc(const GemmCall &x) {
@@ -287,7 +289,7 @@ asyncgemm_matmul_desc_t matmul_desc(const GemmCall &x) {
     desc.m = x.m, desc.n = x.n, desc.k = x.k, desc.batch_count = x.batch_count;
     desc.alpha = x.alpha, desc.beta = x.beta;
     desc.a = x.a, desc.type_a = x.type_ab, desc.lda = x.lda, desc.stride_a = x.stride_a;
-    desc.b = x.b, desc.type_b = x.type_ab, desc.ldb = x.ldb, desc.stride_b = x.stride_b;
+    desc.b = x.b, desc.type_b = x.type_b, desc.ldb = x.ldb, desc.stride_b = x.stride_b;
     desc.c = x.c, desc.type_c = x.type_cd, desc.ldc = x.ldc, desc.stride_c = x.stride_c;
     desc.d = x.d, desc.type_d = x.type_cd, desc.ldd = x.ldd, desc.stride_d = x.stride_d;
     desc.bias_mode = x.bias_mode, desc.bias = x.bias, desc.type_bias = x.type_bias, desc.stride_bias = x.stride_bias;
@@ -312,9 +314,9 @@ asyncgemm_status_t call_api(asyncgemm_handle_t handle, const GemmCall &x, const 
     if (gemm_case.via_matmul || gemm_case.fused() || gemm_case.scaled()) return call_matmul(handle, x, stream);
     if (!gemm_case.batched_api)
         return asyncgemm_gemm(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab, x.lda, x.b,
-                              x.type_ab, x.ldb, x.beta, x.c, x.type_cd, x.ldc, x.d, x.type_cd, x.ldd, x.algo, stream);
+                              x.type_b, x.ldb, x.beta, x.c, x.type_cd, x.ldc, x.d, x.type_cd, x.ldd, x.algo, stream);
     return asyncgemm_gemm_strided_batched(handle, x.order, x.op_a, x.op_b, x.m, x.n, x.k, x.alpha, x.a, x.type_ab,
-                                          x.lda, x.stride_a, x.b, x.type_ab, x.ldb, x.stride_b, x.beta, x.c,
+                                          x.lda, x.stride_a, x.b, x.type_b, x.ldb, x.stride_b, x.beta, x.c,
                                           x.type_cd, x.ldc, x.stride_c, x.d, x.type_cd, x.ldd, x.stride_d,
                                           x.batch_count, x.algo, stream);
 }

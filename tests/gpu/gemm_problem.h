@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct GemmCase {
     asyncgemm_order_t order = ASYNCGEMM_ORDER_ROW;
     asyncgemm_op_t op_a = ASYNCGEMM_OP_N, op_b = ASYNCGEMM_OP_N;
     asyncgemm_dtype_t type_ab = ASYNCGEMM_R_32F, type_cd = ASYNCGEMM_R_32F;
+    // B's type where it is not A's (8-bit A and B of the two formats, e4m3 x e5m2).
+    std::optional<asyncgemm_dtype_t> type_b;
+    asyncgemm_dtype_t b_type() const { return type_b.value_or(type_ab); }
     int64_t m = 1, n = 1, k = 1;
     int64_t batch_count = 1;
     bool batched_api = false;  // call asyncgemm_gemm_strided_batched even for one batch
@@ -104,6 +108,7 @@ struct GemmCall {
     const void *scale_a;
     asyncgemm_scale_t scale_mode_b;
     const void *scale_b;
+    asyncgemm_dtype_t type_b;  // B's type (type_ab is A's)
 };
 
 // The call's arguments as asyncgemm_matmul's descriptor.

@@ -515,6 +515,19 @@ TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm
     });
 }
 
+TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3, every algorithm, any majors") {
+    // No kernel reads two 8-bit formats: every algorithm multiplies f16 copies of A and B
+    // (plan/widened_inputs.h), SIMT with its f16 kernels, but SM100_TCGEN05, which refuses them,
+    // leaving D untouched; AUTO never refuses.
+    check_eight_bit_sweep("gemm fp8 two formats", 4, [](GemmCase &c, int i, Rng &rng) {
+        c.type_b = c.type_ab == ASYNCGEMM_R_8F_E4M3 ? ASYNCGEMM_R_8F_E5M2 : ASYNCGEMM_R_8F_E4M3;
+        if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
+        static constexpr float kScales[] = {0.0f, 1.0f, 0.5f, 3.0f};
+        c.scale_a = pick(rng, kScales);
+        c.scale_b = pick(rng, kScales);
+    });
+}
+
 TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either operand, every algorithm, any majors") {
     // SIMT applies any block scales as it loads the inputs; SM90_TMA_WGMMA (and AUTO on Hopper) to
     // K-major 16-byte rows where the canonical B's are per 128 columns; the other algorithms refuse,

@@ -14,7 +14,7 @@ inline GemmParams canonical_problem(int64_t m, int64_t n, int64_t k, int32_t typ
     p.m = m;
     p.n = n;
     p.k = k;
-    p.type_ab = type_ab;
+    p.type_ab = p.type_b = type_ab;
     p.type_cd = type_cd;
     p.a_k_major = a_k_major;
     p.b_k_major = b_k_major;

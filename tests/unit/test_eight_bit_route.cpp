@@ -125,3 +125,21 @@ TEST_CASE("8-bit route: MX scales run on tcgen05's block-scaled MMAs where they 
     p.activation = 1;
     check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
 }
+
+TEST_CASE("8-bit route: e4m3 by e5m2 runs on f16 copies everywhere, SIMT's included") {
+    for (const auto &[a, b] : {std::pair{kE4M3, kE5M2}, std::pair{kE5M2, kE4M3}}) {
+        GemmParams p = problem(true, true);
+        p.type_ab = a, p.type_b = b;
+        CAPTURE(a);
+        CHECK_FALSE(sm100_takes(ASYNCGEMM_ALGO_AUTO, p));
+        check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_PIPELINED, true);
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
+        check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_PIPELINED, true);
+        check_route(eight_bit_route(kSimtOnly, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, true);
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SIMT, p), ASYNCGEMM_ALGO_SIMT, true);
+        // One format: the 8-bit kernels, as above.
+        p.type_b = a;
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+    }
+}

@@ -147,8 +147,11 @@ TEST_CASE("matmul_desc: a bias and an activation pass; 8-bit inputs with tensor 
     check_refused(d, ASYNCGEMM_STATUS_MISALIGNED, "desc->scale_a is not aligned to its 4-byte fp32");
     d.scale_a = at(0x600000), d.scale_mode_b = ASYNCGEMM_SCALE_TENSOR, d.scale_b = at(0x600004);
     CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
-    d.type_b = ASYNCGEMM_R_8F_E5M2;
-    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE, "desc->type_b (e5m2) must equal desc->type_a (e4m3)");
+    d.type_b = ASYNCGEMM_R_8F_E5M2;  // the two formats, with tensor scales
+    CHECK(outcome(&d).first == ASYNCGEMM_STATUS_SUCCESS);
+    d.type_b = ASYNCGEMM_R_16BF;
+    check_refused(d, ASYNCGEMM_STATUS_INVALID_VALUE,
+                  "desc->type_b (bf16) must equal desc->type_a (e4m3) unless both are 8-bit floats");
     d.type_b = ASYNCGEMM_R_8F_E4M3;
     d.scale_mode_b = ASYNCGEMM_SCALE_MX_32;
     check_refused(d, ASYNCGEMM_STATUS_MISALIGNED, "desc->scale_b is not aligned to 16 bytes (MX_32 scales)");

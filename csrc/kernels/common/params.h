@@ -40,7 +40,9 @@ struct GemmParams {
     int64_t ldd, stride_d;
     int64_t batch_count;
     float alpha, beta;
-    int32_t type_ab;   // DType of A and B
+    int32_t type_ab;   // DType of A, and of B unless type_b differs
+    int32_t type_b;    // DType of B: type_ab, or for 8-bit A the other 8-bit format (e4m3 x e5m2),
+                       // which only the f16 copies (WidenParams) read; no kernel takes two types
     int32_t type_cd;   // DType of C and D
     int32_t a_k_major, b_k_major;
     int32_t vec_a, vec_b;  // elements per global->shared copy of A and B (a power of two, 1 = scalar)
@@ -53,7 +55,6 @@ struct GemmParams {
     // pointers null.
     int32_t splits;
     int32_t slices_per_split;
-    int32_t reserved;
     void *partials;
     void *tile_counters;
     // The fused epilogue (asyncgemm_matmul): D = act(alpha * A·B + beta * C + bias) in fp32, rounded
