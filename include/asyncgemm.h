@@ -252,7 +252,8 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    by a self-check of its own at the first MX-scaled product (a failure sends them to SIMT), never run
    by this project.  Everything else MX-scaled runs on SIMT
    as block scales do (AUTO takes it on every GPU; its scaled inputs must lie in fp32's range), and
-   ASYNC_COPY, PIPELINED and SM90_TMA_WGMMA named are NOT_SUPPORTED. */
+   ASYNC_COPY, PIPELINED and SM90_TMA_WGMMA named are NOT_SUPPORTED.  Inputs of the two 8-bit formats
+   (e4m3 by e5m2) take neither block nor MX scales (NOT_SUPPORTED naming the scale mode). */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 
@@ -294,7 +295,8 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_set_autotune(asyncgemm_handle_t handl
    call captured into a CUDA graph takes the same kernel and the same split as the same call run
    eagerly, with the same result bits.  A call whose scratch does not fit runs without it: unsplit, or
    on a family that needs no copies (8-bit inputs that a named ASYNC_COPY, PIPELINED or
-   SM90_TMA_WGMMA multiplies on f16 copies: NOT_SUPPORTED).  The library never frees the workspace.  The caller
+   SM90_TMA_WGMMA multiplies on f16 copies, and 8-bit inputs of the two formats whatever the
+   algorithm: NOT_SUPPORTED).  The library never frees the workspace.  The caller
      - keeps it allocated while work that uses it may still run (replays of graphs captured with it
        included), and does not touch it meanwhile;
      - lends it to one handle at a time, and never lets calls that use it overlap on the GPU: calls

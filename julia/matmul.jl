@@ -52,8 +52,9 @@ computed there need no synchronization. With tensor scales `sa = scale_a[]` and 
 the product of the dequantized `sa .* Float32.(A)` and `sb .* Float32.(B)`. A scale with inputs
 that are not 8-bit, one that is neither one Float32 nor block or MX scales of a size given below,
 one not in GPU memory (or that lies in `C`), block or MX scales that are not contiguous, MX scales
-of one operand only or not 16-byte aligned, 8-bit `A` and `B` of different types, and an 8-bit `C`
-throw an `ArgumentError` before anything runs on the GPU.
+of one operand only or not 16-byte aligned, an 8-bit `A` or `B` beside one that is not, block or MX
+scales with `A` and `B` of the two formats, and an 8-bit `C` throw an `ArgumentError` before
+anything runs on the GPU.
 8-bit inputs need libasyncgemm 0.2.1 or later.
 
 Without block or MX scales, where they run depends on the GPU and on the form of `A` and `B`. On
@@ -77,7 +78,9 @@ read). There the library first widens `A` and `B`, exactly, into Float16 copies 
 workspace and multiplies those with a 16-bit kernel, reading the scales itself: exact products
 summed in Float32, as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So
 `:auto` serves 8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major
-once (`permutedims`) is what puts a repeated product on the 8-bit tensor cores.
+once (`permutedims`) is what puts a repeated product on the 8-bit tensor cores. `A` and `B` of the
+two formats (E4M3 by E5M2) always run on such copies, as no kernel reads two formats, `:simt` named
+too (on its Float16 kernels).
 
 Each task lends its handle a workspace of its own (32 MiB, `AsyncGemm.WORKSPACE_BYTES`), which the
 library uses inside stream capture too, so a product on copies also runs in a `CUDA.capture`.
@@ -86,11 +89,12 @@ The copies must fit in it, as the library then uses no memory of its own: they t
 N = K = 4096 needs 64 MiB), `:auto` runs `:simt`, whose kernels read 8-bit inputs themselves
 (exact, far slower than tensor cores), and `:async_copy`, `:pipelined` or `:sm90_tma_wgmma` named
 throw the library's [`AsyncGemmError`](@ref) with status `ASYNCGEMM_STATUS_NOT_SUPPORTED`; on
-Hopper the K-major form of the same product needs no copies. `:simt` named always reads the 8-bit
-inputs itself.
+Hopper the K-major form of the same product needs no copies. `:simt` named always reads 8-bit
+inputs of one format itself. Inputs of the two formats have no such way out: where their copies do
+not fit, every `algo`, `:auto` included, throws `ASYNCGEMM_STATUS_NOT_SUPPORTED`.
 
 The library still refuses, with an [`AsyncGemmError`](@ref): `:sm100_tcgen05` named (Blackwell)
-with 8-bit inputs in a form other than the K-major one or with a bias or activation
+with 8-bit inputs of the two formats, in a form other than the K-major one or with a bias or activation
 (`ASYNCGEMM_STATUS_NOT_SUPPORTED`; the K-major form runs on its `kind::f8f6f4` kernels, which this
 project has compiled and self-checks but never run), and `:sm90_tma_wgmma` named with a `C` TMA
 cannot store, one not 16-byte aligned or with columns not a multiple of 16 bytes apart

@@ -14,7 +14,8 @@ end
 
 # The element types the C API names, and their asyncgemm_dtype_t: the one place the package maps
 # a Julia element type to the library's. Every matrix may hold an Element; A and B of matmul! may
-# hold an FP8 instead (both the same one), the OCP FP8 formats that Hopper's tensor cores read.
+# hold an FP8 instead (both, the same one or one of each), the OCP FP8 formats that Hopper's tensor
+# cores read.
 const Element = Union{Float16,BFloat16,Float32}
 const FP8 = Union{Float8_E4M3FN,Float8_E5M2}
 

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemm_problem.h"
@@ -517,15 +518,29 @@ TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm
 
 TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3, every algorithm, any majors") {
     // No kernel reads two 8-bit formats: every algorithm multiplies f16 copies of A and B
-    // (plan/widened_inputs.h), SIMT with its f16 kernels, but SM100_TCGEN05, which refuses them,
-    // leaving D untouched; AUTO never refuses.
-    check_eight_bit_sweep("gemm fp8 two formats", 4, [](GemmCase &c, int i, Rng &rng) {
-        c.type_b = c.type_ab == ASYNCGEMM_R_8F_E4M3 ? ASYNCGEMM_R_8F_E5M2 : ASYNCGEMM_R_8F_E4M3;
-        if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
-        static constexpr float kScales[] = {0.0f, 1.0f, 0.5f, 3.0f};
-        c.scale_a = pick(rng, kScales);
-        c.scale_b = pick(rng, kScales);
-    });
+    // (plan/widened_inputs.h), SIMT with its f16 kernels, so none refuses but SM100_TCGEN05 (which
+    // multiplies one format) and SM90_TMA_WGMMA where TMA cannot describe C or D (never in the
+    // K-major aligned cases 0-2); a refusal leaves D untouched.
+    Rng rng = rng_for("gemm fp8 two formats");
+    for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
+        for (const auto &[type_a, type_b] : {std::pair{ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2},
+                                             std::pair{ASYNCGEMM_R_8F_E5M2, ASYNCGEMM_R_8F_E4M3}})
+            for (asyncgemm_dtype_t type_cd : kDtypes)
+                for (int i = 0; i < 4; ++i) {
+                    GemmCase c = eight_bit_case(rng, algo, type_a, type_cd, i);
+                    c.type_b = type_b;
+                    if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
+                    static constexpr float kScales[] = {0.0f, 1.0f, 0.5f, 3.0f};
+                    c.scale_a = pick(rng, kScales);
+                    c.scale_b = pick(rng, kScales);
+                    CAPTURE(c.describe());
+                    bool refused = false;
+                    CHECK(run_gemm(test_env().handle, c, rng, nullptr, ASYNCGEMM_MATH_DEFAULT, &refused) == "");
+                    if (refused) {
+                        CHECK((algo == ASYNCGEMM_ALGO_SM100_TCGEN05 || algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA));
+                        CHECK((algo == ASYNCGEMM_ALGO_SM100_TCGEN05 || i >= 3));
+                    }
+                }
 }
 
 TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either operand, every algorithm, any majors") {
