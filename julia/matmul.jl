@@ -36,9 +36,9 @@ chooses among the others.
 # 8-bit inputs
 
 `A` and `B` may instead hold `Float8_E4M3FN` or `Float8_E5M2`, DLFP8Types.jl's OCP FP8 types,
-both the same or one of each (E4M3 by E5M2, as FP8 training's gradient products are: with tensor
-scales or none, multiplied on Float16 copies whatever `algo`, as no kernel reads two formats; this
-needs libasyncgemm 0.2.4 or later) (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
+both the same or one of each (E4M3 by E5M2, as FP8 training's gradient products are, from
+libasyncgemm 0.2.4 on: on Float16 copies, or with `:simt` and with block or MX scales on SIMT's
+kernels, which read both formats; no tensor-core kernel reads two formats) (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
 value is 448, and DLFP8Types rounds magnitudes from 480 on to NaN); `C` then has Float16,
 BFloat16 or Float32 elements, and the products accumulate in Float32. `scale_a` and `scale_b`
 dequantize them, each its own way: `nothing` (a scale of 1), a tensor scale, one Float32 for the
@@ -52,9 +52,8 @@ computed there need no synchronization. With tensor scales `sa = scale_a[]` and 
 the product of the dequantized `sa .* Float32.(A)` and `sb .* Float32.(B)`. A scale with inputs
 that are not 8-bit, one that is neither one Float32 nor block or MX scales of a size given below,
 one not in GPU memory (or that lies in `C`), block or MX scales that are not contiguous, MX scales
-of one operand only or not 16-byte aligned, an 8-bit `A` or `B` beside one that is not, block or MX
-scales with `A` and `B` of the two formats, and an 8-bit `C` throw an `ArgumentError` before
-anything runs on the GPU.
+of one operand only or not 16-byte aligned, an 8-bit `A` or `B` beside one that is not, and an 8-bit
+`C` throw an `ArgumentError` before anything runs on the GPU.
 8-bit inputs need libasyncgemm 0.2.1 or later.
 
 Without block or MX scales, where they run depends on the GPU and on the form of `A` and `B`. On
@@ -79,8 +78,8 @@ workspace and multiplies those with a 16-bit kernel, reading the scales itself: 
 summed in Float32, as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So
 `:auto` serves 8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major
 once (`permutedims`) is what puts a repeated product on the 8-bit tensor cores. `A` and `B` of the
-two formats (E4M3 by E5M2) always run on such copies, as no kernel reads two formats, `:simt` named
-too (on its Float16 kernels).
+two formats (E4M3 by E5M2) always run on such copies, as no tensor-core kernel reads two formats
+(`:simt` reads them itself).
 
 Each task lends its handle a workspace of its own (32 MiB, `AsyncGemm.WORKSPACE_BYTES`), which the
 library uses inside stream capture too, so a product on copies also runs in a `CUDA.capture`.
@@ -89,9 +88,8 @@ The copies must fit in it, as the library then uses no memory of its own: they t
 N = K = 4096 needs 64 MiB), `:auto` runs `:simt`, whose kernels read 8-bit inputs themselves
 (exact, far slower than tensor cores), and `:async_copy`, `:pipelined` or `:sm90_tma_wgmma` named
 throw the library's [`AsyncGemmError`](@ref) with status `ASYNCGEMM_STATUS_NOT_SUPPORTED`; on
-Hopper the K-major form of the same product needs no copies. `:simt` named always reads 8-bit
-inputs of one format itself. Inputs of the two formats have no such way out: where their copies do
-not fit, every `algo`, `:auto` included, throws `ASYNCGEMM_STATUS_NOT_SUPPORTED`.
+Hopper the K-major form of the same product needs no copies. `:simt` named always reads the 8-bit
+inputs itself, of either format.
 
 The library still refuses, with an [`AsyncGemmError`](@ref): `:sm100_tcgen05` named (Blackwell)
 with 8-bit inputs of the two formats, in a form other than the K-major one or with a bias or activation
@@ -215,12 +213,12 @@ function matmul!(C::AbstractArray, A::AbstractArray, B::AbstractArray, α::Numbe
     c_in = iszero(β) ? CU_NULL : c.data
     # 8-bit inputs take the descriptor, the one call with scales, with or without them.
     status = if fused || quantized
-        if is_mx_scale(scale_mode_a)  # and scale_mode_b: quantization pairs them
+        if quantized && a.dtype != b.dtype
+            require_matmul("8-bit inputs of two formats", v"0.2.4")
+        elseif is_mx_scale(scale_mode_a)  # and scale_mode_b: quantization pairs them
             require_matmul("MX scales", v"0.2.3")
         elseif is_block_scale(scale_mode_a) || is_block_scale(scale_mode_b)
             require_matmul("block scales", v"0.2.2")
-        elseif quantized && a.dtype != b.dtype
-            require_matmul("8-bit inputs of two formats", v"0.2.4")
         elseif quantized
             require_matmul("8-bit inputs", v"0.2.1")
         else
@@ -324,8 +322,8 @@ end
 
 # Whether A and B are 8-bit, and the asyncgemm_scale_t of each scale, judged from element types and
 # sizes alone, so that, as with epilogue, a wrong combination is refused before anything is asked of
-# the GPU (host arrays included): A and B are both 8-bit or neither (of the two formats, with tensor
-# scales or none), C is not 8-bit, and a scale is given only for 8-bit inputs, as one Float32 (ASYNCGEMM_SCALE_TENSOR), as block scales of a size
+# the GPU (host arrays included): A and B are both 8-bit (of one format or the two) or neither, C is
+# not 8-bit, and a scale is given only for 8-bit inputs, as one Float32 (ASYNCGEMM_SCALE_TENSOR), as block scales of a size
 # that says which (block_scale_mode), or as MX scales, UInt8 of the length mx_scale_mode expects, for
 # A and B both (ASYNCGEMM_SCALE_MX_32). Returns (quantized, scale_a's mode, scale_b's mode).
 function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scale_a, scale_b)
@@ -338,14 +336,6 @@ function quantization(C::AbstractArray, A::AbstractArray, B::AbstractArray, scal
                             "Float8_E4M3FN or Float8_E5M2"))
     mode_a = scale_mode(scale_a, "scale_a", :A, quantized, C, A, B)
     mode_b = scale_mode(scale_b, "scale_b", :B, quantized, C, A, B)
-    # Two formats take tensor scales or none (include/asyncgemm.h, ASYNCGEMM_R_8F_E4M3).
-    if quantized && eltype(A) != eltype(B)
-        for (mode, name) in ((mode_a, "scale_a"), (mode_b, "scale_b"))
-            (is_block_scale(mode) || is_mx_scale(mode)) &&
-                throw(ArgumentError("$name holds $(scale_kind(mode)), but A has $(eltype(A)) elements and " *
-                                    "B $(eltype(B)): 8-bit inputs of two formats take tensor scales or nothing"))
-        end
-    end
     # The library scales both operands with MX scales or neither (include/asyncgemm.h, scale_mode_a).
     is_mx_scale(mode_a) == is_mx_scale(mode_b) ||
         throw(ArgumentError("scale_a holds $(scale_kind(mode_a)) and scale_b $(scale_kind(mode_b)): MX " *

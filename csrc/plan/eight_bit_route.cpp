@@ -23,9 +23,10 @@ bool sm100_takes(asyncgemm_algo_t algo, const GemmParams &params) {
 }
 
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params) {
-    // Two formats: no kernel reads them (validate refused their block and MX scales).
+    // Two formats: SIMT's kernels read them (each operand's format at run time), the tensor-core
+    // families' 8-bit kernels one format.
     const bool mixed = has_mixed_eight_bit_inputs(params);
-    if (algo == ASYNCGEMM_ALGO_SIMT) return {ASYNCGEMM_ALGO_SIMT, mixed};
+    if (algo == ASYNCGEMM_ALGO_SIMT) return {ASYNCGEMM_ALGO_SIMT, false};
     const bool block_scaled = has_block_scales(params);
     const bool mx_scaled = has_mx_scales(params);
     if ((mx_scaled ? families.sm100_mx : families.sm100) && sm100_takes(algo, params))
@@ -41,7 +42,7 @@ EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t
     if (algo != ASYNCGEMM_ALGO_AUTO) return {algo, true};
     if (families.sm90 && sm90_output_obstacle(params).empty()) return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true};
     if (families.pipelined) return {ASYNCGEMM_ALGO_PIPELINED, true};
-    return {ASYNCGEMM_ALGO_SIMT, mixed};
+    return {ASYNCGEMM_ALGO_SIMT, false};
 }
 
 }  // namespace asyncgemm::plan

@@ -29,8 +29,8 @@ struct EightBitRoute {
 // MX-scaled products the tensor-core kernels cannot take run on SIMT.  Every other
 // case runs on f16 copies: with the family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA
 // describes C and D, else PIPELINED, else SIMT on the inputs themselves.  Inputs of the two formats
-// (e4m3 x e5m2), which no kernel reads, always run on f16 copies, SIMT's too.  `algo` named has
-// passed its refusals (a named SM100_TCGEN05 or SM90_TMA_WGMMA then always has its own route, and no
+// (e4m3 x e5m2), which only SIMT's kernels read, never run on the tensor-core families' 8-bit
+// kernels.  `algo` named has passed its refusals (a named SM100_TCGEN05 or SM90_TMA_WGMMA then always has its own route, and no
 // other family is named with block scales).
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params);
 

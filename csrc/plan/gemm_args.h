@@ -65,8 +65,8 @@ inline bool has_eight_bit_inputs(const GemmParams &params) {
     return is_eight_bit(params.type_ab);
 }
 
-// True when 8-bit A and B are of the two formats (e4m3 x e5m2): no kernel reads two input types,
-// so they are multiplied on f16 copies (plan/widened_inputs.h).
+// True when 8-bit A and B are of the two formats (e4m3 x e5m2): SIMT's kernels read them, the
+// tensor-core families multiply f16 copies (plan/widened_inputs.h).
 inline bool has_mixed_eight_bit_inputs(const GemmParams &params) {
     return is_eight_bit(params.type_ab) && is_eight_bit(params.type_b) && params.type_b != params.type_ab;
 }

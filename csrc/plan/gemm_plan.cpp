@@ -83,6 +83,10 @@ void check_block_scales(asyncgemm_algo_t algo, const GemmParams &params) {
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
              name + " applies no block scales (ASYNCGEMM_ALGO_SIMT and, on Hopper, SM90_TMA_WGMMA do)");
     if (algo != ASYNCGEMM_ALGO_SM90_TMA_WGMMA) return;
+    if (has_mixed_eight_bit_inputs(params))
+        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name + " applies block scales to 8-bit inputs of one format (type_a "
+                                                    "and type_b both e4m3 or both e5m2; ASYNCGEMM_ALGO_SIMT takes "
+                                                    "e4m3 by e5m2)");
     if (params.a_k_major == 0 || params.b_k_major == 0)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name + " applies block scales to K-major 8-bit inputs only (row-major: "
                                                     "op_a N and op_b T; column-major: op_a T and op_b N)");
@@ -99,8 +103,8 @@ void check_block_scales(asyncgemm_algo_t algo, const GemmParams &params) {
 // SM90_TMA_WGMMA serve them with kernels of their own, the others but SM100_TCGEN05 on f16 copies
 // (plan/widened_inputs.h), which hold no MX scales; SM90_TMA_WGMMA still needs C and D described by
 // TMA; SM100_TCGEN05 reads them K-major, of one format, through TMA, without a fused epilogue, once
-// its self-check passed.  Inputs of two formats (e4m3 x e5m2) every other family multiplies on f16
-// copies.
+// its self-check passed.  Inputs of two formats (e4m3 x e5m2) SIMT reads itself and the others
+// multiply on f16 copies (so without block scales).
 void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     if (has_block_scales(params)) check_block_scales(algo, params);
     if (has_mx_scales(params) && algo != ASYNCGEMM_ALGO_SIMT && algo != ASYNCGEMM_ALGO_SM100_TCGEN05)
@@ -137,7 +141,7 @@ void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmPara
 
 // Multiplies 8-bit inputs along their route (plan/eight_bit_route.h); on f16 copies unsplit, as the
 // copies hold the workspace.  Where the workspace cannot hold the copies, AUTO takes SIMT on the
-// inputs themselves where they are of one format; a named family, and AUTO for two formats, refuse.
+// inputs themselves; a named family refuses.
 void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params, void *stream) {
     const EightBitRoute route = eight_bit_route(eight_bit_families(handle, algo, params), algo, params);
     if (!route.widened) {
@@ -149,10 +153,6 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
     }
     // Unsplit: a split would lease the workspace again while the copies hold it.
     const auto multiply = [&](const GemmParams &q) {
-        if (route.family == ASYNCGEMM_ALGO_SIMT) {
-            launch_simt(handle, q, 1, stream);
-            return;
-        }
         if (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {
             const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
             launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
@@ -163,7 +163,7 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
                            stream);
     };
     if (launch_on_widened(handle, params, stream, multiply)) return;
-    if (algo == ASYNCGEMM_ALGO_AUTO && loaded(handle, ASYNCGEMM_ALGO_SIMT) && !has_mixed_eight_bit_inputs(params)) {
+    if (algo == ASYNCGEMM_ALGO_AUTO && loaded(handle, ASYNCGEMM_ALGO_SIMT)) {
         launch_simt(handle, params, 0, stream);
         return;
     }

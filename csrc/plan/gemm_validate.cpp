@@ -173,15 +173,6 @@ void validate(const GemmArgs &args) {
                                                      ") and " + name("scale_mode_a") + " (" +
                                                      scale_mode_name(args.scale_mode_a) +
                                                      "): MX_32 scales both 8-bit operands or neither");
-        const auto per_block = [](asyncgemm_scale_t mode) {
-            return mode != ASYNCGEMM_SCALE_NONE && mode != ASYNCGEMM_SCALE_TENSOR;
-        };
-        if (args.type_b != args.type_a && (per_block(args.scale_mode_a) || per_block(args.scale_mode_b)))
-            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
-                 name(per_block(args.scale_mode_a) ? "scale_mode_a" : "scale_mode_b") + " (" +
-                     scale_mode_name(per_block(args.scale_mode_a) ? args.scale_mode_a : args.scale_mode_b) + "): " +
-                     name("type_a") + " " + dtype_name(args.type_a) + " by " + name("type_b") + " " +
-                     dtype_name(args.type_b) + " takes tensor scales or none (block and MX scales: one format)");
     }
 
     // What no kernel of this version computes, named.

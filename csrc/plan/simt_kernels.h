@@ -15,7 +15,8 @@ namespace asyncgemm::simt {
 struct KernelInfo {
     const char *unit;       // the translation unit (and fatbin) that holds it
     const char *name;       // extern "C" symbol in that unit
-    DType type_ab;          // A and B element type (C and D: any type, chosen at run time)
+    DType type_ab;          // A and B element type (C and D: any type, chosen at run time); the 8-bit
+                            // kernels' kE4M3 stands for both formats, each operand's read at run time
     Majors majors;          // one pair
     bool mx;                // 8-bit inputs with MX scales (the other kernels of 8-bit inputs take the rest)
     int config;             // index into kTileConfigs
@@ -32,11 +33,12 @@ inline constexpr KernelInfo kKernels[] = {
 #undef ASYNCGEMM_SIMT_KERNEL
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
-// Index into kKernels of the kernel for these inputs (mx: 8-bit ones with MX scales), -1 if there is
-// none.
+// Index into kKernels of the kernel for these inputs (mx: 8-bit ones with MX scales; an 8-bit type_ab
+// of either format), -1 if there is none.
 constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major, bool mx) {
+    const int32_t listed = is_eight_bit(type_ab) ? ASYNCGEMM_DTYPE_f8 : type_ab;
     for (int i = 0; i < kKernelCount; ++i) {
-        if (kKernels[i].type_ab == type_ab && kKernels[i].mx == mx &&
+        if (kKernels[i].type_ab == listed && kKernels[i].mx == mx &&
             serves_majors(kKernels[i].majors, a_k_major, b_k_major))
             return i;
     }

@@ -487,16 +487,20 @@ static GemmCase eight_bit_case(Rng &rng, asyncgemm_algo_t algo, asyncgemm_dtype_
     return c;
 }
 
-// Every available algorithm, 8-bit input type and D type, each with `cases` cases of eight_bit_case
-// (seeded by `seed`), given their scales by `scale(c, i, rng)` and checked.
+// Every available algorithm, pair of 8-bit input types (e4m3 and e5m2 alike, and e4m3 by e5m2) and D
+// type, each with `cases` cases of eight_bit_case (seeded by `seed`), given their scales by
+// `scale(c, i, rng)` and checked.
 static void check_eight_bit_sweep(const char *seed, int cases,
                                   const std::function<void(GemmCase &, int, Rng &)> &scale) {
     Rng rng = rng_for(seed);
     for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
-        for (asyncgemm_dtype_t type_ab : {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2})
+        for (const auto &[type_a, type_b] : {std::pair{ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E4M3},
+                                             std::pair{ASYNCGEMM_R_8F_E5M2, ASYNCGEMM_R_8F_E5M2},
+                                             std::pair{ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2}})
             for (asyncgemm_dtype_t type_cd : kDtypes)
                 for (int i = 0; i < cases; ++i) {
-                    GemmCase c = eight_bit_case(rng, algo, type_ab, type_cd, i);
+                    GemmCase c = eight_bit_case(rng, algo, type_a, type_cd, i);
+                    if (type_b != type_a) c.type_b = type_b;
                     scale(c, i, rng);
                     CAPTURE(c.describe());
                     check_gemm(c, rng, nullptr);
@@ -517,10 +521,10 @@ TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm
 }
 
 TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3, every algorithm, any majors") {
-    // No kernel reads two 8-bit formats: every algorithm multiplies f16 copies of A and B
-    // (plan/widened_inputs.h), SIMT with its f16 kernels, so none refuses but SM100_TCGEN05 (which
-    // multiplies one format) and SM90_TMA_WGMMA where TMA cannot describe C or D (never in the
-    // K-major aligned cases 0-2); a refusal leaves D untouched.
+    // SIMT reads the two formats itself; every other algorithm multiplies f16 copies of A and B
+    // (plan/widened_inputs.h), so none refuses but SM100_TCGEN05 (which multiplies one format) and
+    // SM90_TMA_WGMMA where TMA cannot describe C or D (never in the K-major aligned cases 0-2); a
+    // refusal leaves D untouched.  (The scaled sweeps below take e4m3 by e5m2 too.)
     Rng rng = rng_for("gemm fp8 two formats");
     for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
         for (const auto &[type_a, type_b] : {std::pair{ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2},

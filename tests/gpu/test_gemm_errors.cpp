@@ -319,12 +319,6 @@ TEST_CASE("asyncgemm_matmul refuses a bad descriptor by name and leaves D untouc
              d.type_a = d.type_b = ASYNCGEMM_R_8F_E4M3, d.scale_mode_b = ASYNCGEMM_SCALE_TENSOR;
          },
          invalid, "desc->scale_b"},
-        {"e4m3 by e5m2 with block scales",
-         [&](asyncgemm_matmul_desc_t &d) {
-             d.type_a = ASYNCGEMM_R_8F_E4M3, d.type_b = ASYNCGEMM_R_8F_E5M2;
-             d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_128x128, d.scale_b = buffers.c.get();
-         },
-         unsupported, "desc->scale_mode_b (BLOCK_128x128)"},
         {"e4m3 by bf16",
          [](asyncgemm_matmul_desc_t &d) { d.type_a = ASYNCGEMM_R_8F_E4M3, d.type_b = ASYNCGEMM_R_16BF; }, invalid,
          "desc->type_b"},

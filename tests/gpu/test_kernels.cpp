@@ -537,13 +537,15 @@ TEST_CASE("8-bit inputs with block scales: AUTO runs the Hopper 8-bit kernel whe
     mn_major.op_b = ASYNCGEMM_OP_N;
     GemmCase short_m = deepseek;  // 64-row tiles
     short_m.m = 40, short_m.type_ab = ASYNCGEMM_R_8F_E5M2, short_m.type_cd = ASYNCGEMM_R_32F;
-    const std::pair<GemmCase, bool> cases[] = {
-        {deepseek, true}, {column_major, true}, {fine_b, false}, {mn_major, false}, {short_m, true}};
+    GemmCase two_formats = deepseek;  // e4m3 by e5m2: the Hopper kernels read one format
+    two_formats.type_b = ASYNCGEMM_R_8F_E5M2;
+    const std::pair<GemmCase, bool> cases[] = {{deepseek, true}, {column_major, true}, {fine_b, false},
+                                               {mn_major, false}, {short_m, true},    {two_formats, false}};
     for (const auto &[c, hopper_kernel] : cases) {
         CAPTURE(c.describe());
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
         REQUIRE(launched.size() == 1);
-        CHECK(launched[0].rfind(hopper && hopper_kernel ? "asyncgemm_sm90_gemm_e" : "asyncgemm_simt_gemm_e", 0) == 0);
+        CHECK(launched[0].rfind(hopper && hopper_kernel ? "asyncgemm_sm90_gemm_e" : "asyncgemm_simt_gemm_f8", 0) == 0);
     }
 }
 

@@ -145,7 +145,12 @@ TEST_CASE("simt: kernel table and kernel_index") {
         CHECK(std::string(k.name).substr(std::string(k.name).size() - suffix.size()) == suffix);
     }
     CHECK(names.size() == static_cast<size_t>(simt::kKernelCount));
-    CHECK(simt::kKernelCount == 28);
+    // 4 majors of f32, f16 and bf16 plain, and of the 8-bit kernels (either format) scaled and mx.
+    CHECK(simt::kKernelCount == 20);
+    // The 8-bit kernels serve both formats.
+    for (bool mx : {false, true})
+        CHECK(simt::kernel_index(asyncgemm::kE4M3, true, false, mx) ==
+              simt::kernel_index(asyncgemm::kE5M2, true, false, mx));
     for (int32_t type : {asyncgemm::kF32, asyncgemm::kF16, asyncgemm::kBF16, asyncgemm::kE4M3, asyncgemm::kE5M2}) {
         const bool eight_bit = asyncgemm::is_eight_bit(type);
         for (bool a : {false, true}) {

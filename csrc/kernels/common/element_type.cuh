@@ -18,8 +18,16 @@
 #define ASYNCGEMM_ELEMENT_f32 float
 #define ASYNCGEMM_ELEMENT_e4m3 __nv_fp8_e4m3
 #define ASYNCGEMM_ELEMENT_e5m2 __nv_fp8_e5m2
+#define ASYNCGEMM_ELEMENT_f8 ::asyncgemm::Fp8Bits
 
 namespace asyncgemm {
+
+// An 8-bit float of either OCP format, learnt at run time (GemmParams::type_ab, type_b): the SIMT
+// family converts every input element once, as it loads it, so one set of its kernels serves e4m3,
+// e5m2 and one of each (kernels/common/convert.cuh).
+struct Fp8Bits {
+    uint8_t bits;
+};
 
 template <typename T>
 constexpr DType kDTypeOf = kF32;
@@ -34,7 +42,8 @@ constexpr DType kDTypeOf<__nv_fp8_e5m2> = kE5M2;
 
 // 8-bit float inputs: the tensor cores take them K-major only (wgmma's 8-bit kinds have no transpose).
 template <typename T>
-constexpr bool kIsFp8 = std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>;
+constexpr bool kIsFp8 =
+    std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2> || std::is_same_v<T, Fp8Bits>;
 // Input types whose operands the Hopper family reads K-major only: tf32 and the 8-bit floats.
 template <typename T>
 constexpr bool kKMajorOnly = std::is_same_v<T, float> || kIsFp8<T>;

@@ -19,6 +19,9 @@
 #define ASYNCGEMM_DTYPE_f32 ::asyncgemm::kF32
 #define ASYNCGEMM_DTYPE_e4m3 ::asyncgemm::kE4M3
 #define ASYNCGEMM_DTYPE_e5m2 ::asyncgemm::kE5M2
+// Either 8-bit format, read at run time (element_type.cuh, Fp8Bits): listed as e4m3, and found for
+// both (simt_kernels.h).
+#define ASYNCGEMM_DTYPE_f8 ::asyncgemm::kE4M3
 // Whether a one-operand major word is K-major: k is, m (of A) and n (of B) are not.
 #define ASYNCGEMM_K_MAJOR_k true
 #define ASYNCGEMM_K_MAJOR_m false

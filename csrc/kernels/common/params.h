@@ -42,7 +42,7 @@ struct GemmParams {
     float alpha, beta;
     int32_t type_ab;   // DType of A, and of B unless type_b differs
     int32_t type_b;    // DType of B: type_ab, or for 8-bit A the other 8-bit format (e4m3 x e5m2),
-                       // which only the f16 copies (WidenParams) read; no kernel takes two types
+                       // which SIMT's kernels and the f16 copies (WidenParams) read
     int32_t type_cd;   // DType of C and D
     int32_t a_k_major, b_k_major;
     int32_t vec_a, vec_b;  // elements per global->shared copy of A and B (a power of two, 1 = scalar)

@@ -52,7 +52,8 @@ __device__ __forceinline__ int thread_index() {
     return thread;
 }
 
-// T: the element type of A and B (float, __half, __nv_bfloat16 or an 8-bit float); kScales: how the
+// T: the element type of A and B (float, __half, __nv_bfloat16 or Fp8Bits, 8-bit floats of the formats
+// type_ab and type_b say); kScales: how the
 // 8-bit inputs are scaled as they are loaded (simt_kernels.def: a kernel per kind).
 template <typename T, bool AKMajor, bool BKMajor, Scales kScales>
 __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
@@ -93,6 +94,9 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             static_cast<const T *>(p.b) + batch * p.stride_b + (BKMajor ? k0 : k0 * p.ldb), p.ldb, p.n, n0, p.vec_b,
             thread);
         ThreadTile<kConfig> tile(thread);
+        // 8-bit A's and B's formats (B's type_b where it is the other one: params.h).
+        const bool a_e5m2 = p.type_ab == kE5M2;
+        const bool b_e5m2 = (is_eight_bit(p.type_b) ? p.type_b : p.type_ab) == kE5M2;
         // The range's slice s into a stage: 8-bit inputs times their block or MX scales, where they
         // have them.
         const auto load_slice = [&](int stage, int s) {
@@ -100,18 +104,20 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             if constexpr (kScales == Scales::mx) {
                 const int64_t kb = slice_k / kMxBlockK;
                 load_a.load(a_tile(stage), k_left(s),
-                            MxScaleColumn(p.mx_scale_a, p.m, p.k, m0, batch, p.stride_a != 0, kb));
+                            MxScaleColumn(p.mx_scale_a, p.m, p.k, m0, batch, p.stride_a != 0, kb), a_e5m2);
                 load_b.load(b_tile(stage), k_left(s),
-                            MxScaleColumn(p.mx_scale_b, p.n, p.k, n0, batch, p.stride_b != 0, kb));
+                            MxScaleColumn(p.mx_scale_b, p.n, p.k, n0, batch, p.stride_b != 0, kb), b_e5m2);
             } else if constexpr (kScales == Scales::scaled) {
                 const int64_t kb = slice_k / kScaleBlockK;
                 load_a.load(a_tile(stage), k_left(s),
-                            BlockScaleColumn(p.block_scale_a, p.block_rows_a, p.m, p.k, m0, batch, p.stride_a != 0, kb));
+                            BlockScaleColumn(p.block_scale_a, p.block_rows_a, p.m, p.k, m0, batch, p.stride_a != 0, kb),
+                            a_e5m2);
                 load_b.load(b_tile(stage), k_left(s),
-                            BlockScaleColumn(p.block_scale_b, p.block_cols_b, p.n, p.k, n0, batch, p.stride_b != 0, kb));
+                            BlockScaleColumn(p.block_scale_b, p.block_cols_b, p.n, p.k, n0, batch, p.stride_b != 0, kb),
+                            b_e5m2);
             } else {
-                load_a.load(a_tile(stage), k_left(s), Unscaled{});
-                load_b.load(b_tile(stage), k_left(s), Unscaled{});
+                load_a.load(a_tile(stage), k_left(s), Unscaled{}, a_e5m2);
+                load_b.load(b_tile(stage), k_left(s), Unscaled{}, b_e5m2);
             }
         };
 

@@ -1,9 +1,10 @@
 // Global -> shared copies of one operand's k-slices, into the layout of simt_traits.h: fp32
 // [tile_k][tile_x + pad], x = m for A and n for B.
 //
-// load(tile, k_left, scale) moves the next k-slice into `tile` (slices go in order from k = 0; k_left =
-// K minus the slice's first k, at most tile_k), each 8-bit element times scale(x) for its x within
-// the tile (its block scale: block_scale_column.cuh; Unscaled for the other types).  fp32 travels by cp.async: the copy completes at
+// load(tile, k_left, scale, e5m2) moves the next k-slice into `tile` (slices go in order from k = 0;
+// k_left = K minus the slice's first k, at most tile_k), each 8-bit element (of the format e5m2 says:
+// element_type.cuh, Fp8Bits) times scale(x) for its x within the tile (its block scale:
+// block_scale_column.cuh; Unscaled for the other types).  fp32 travels by cp.async: the copy completes at
 // the caller's cp.async wait and barrier, while the FFMAs of earlier slices run.  cp.async can
 // neither convert nor move 1- or 2-byte scalars, so 16-bit and 8-bit inputs are loaded, converted
 // and stored by the thread itself, at once: holding them in registers across a slice of FFMAs would push the
@@ -29,6 +30,16 @@
 #include "kernels/simt/simt_traits.h"
 
 namespace asyncgemm::simt {
+
+// An element's fp32 value; an 8-bit one in the format `e5m2` says (ignored for the other types).
+template <typename T>
+__device__ __forceinline__ float element_value(T x, bool e5m2) {
+    if constexpr (std::is_same_v<T, Fp8Bits>) {
+        return to_float(x, e5m2);
+    } else {
+        return to_float(x);
+    }
+}
 
 template <typename T, bool KMajor, int Config, int TileX>
 class TileLoader;
@@ -62,7 +73,7 @@ public:
     }
 
     template <typename Scale>
-    __device__ __forceinline__ void load(float *tile, int k_left, const Scale &scale) {
+    __device__ __forceinline__ void load(float *tile, int k_left, const Scale &scale, bool e5m2) {
         const uint32_t first_dst = smem_addr(tile + shared_offset_);
         float scales[kRunLength];
 #pragma unroll
@@ -89,8 +100,10 @@ public:
                 float4 values = make_float4(0.f, 0.f, 0.f, 0.f);
                 if (!zero) {
                     const Vector<T, kRunLength> run = load_run(src);
-                    values = make_float4(to_float(run.v[0]) * scales[0], to_float(run.v[1]) * scales[1],
-                                         to_float(run.v[2]) * scales[2], to_float(run.v[3]) * scales[3]);
+                    values = make_float4(element_value(run.v[0], e5m2) * scales[0],
+                                         element_value(run.v[1], e5m2) * scales[1],
+                                         element_value(run.v[2], e5m2) * scales[2],
+                                         element_value(run.v[3], e5m2) * scales[3]);
                 }
                 *reinterpret_cast<float4 *>(tile + shared_offset_ + r * kRunStepK * kStride) = values;
             }
@@ -154,7 +167,7 @@ public:
     }
 
     template <typename Scale>
-    __device__ __forceinline__ void load(float *tile, int k_left, const Scale &scale) {
+    __device__ __forceinline__ void load(float *tile, int k_left, const Scale &scale, bool e5m2) {
         const uint32_t first_dst = smem_addr(tile + shared_offset_);
         const T *src = src_;
 #pragma unroll
@@ -169,7 +182,7 @@ public:
                     cp_async_or_zero<sizeof(float)>(dst, src + g * kCopyLanesK, ignore);
                 } else {
                     tile[shared_offset_ + g * kCopyLanesK * kStride + r * kRowStep] =
-                        ignore ? 0.f : to_float(src[g * kCopyLanesK]) * row_scale;
+                        ignore ? 0.f : element_value(src[g * kCopyLanesK], e5m2) * row_scale;
                 }
             }
             src += row_step_;
