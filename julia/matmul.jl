@@ -78,8 +78,8 @@ workspace and multiplies those with a 16-bit kernel, reading the scales itself: 
 summed in Float32, as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So
 `:auto` serves 8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major
 once (`permutedims`) is what puts a repeated product on the 8-bit tensor cores. `A` and `B` of the
-two formats (E4M3 by E5M2) always run on such copies, as no tensor-core kernel reads two formats
-(`:simt` reads them itself).
+two formats (E4M3 by E5M2) run on such copies where they fit, as no tensor-core kernel reads two
+formats (`:simt` reads them itself, and `:auto` takes it where the copies do not fit).
 
 Each task lends its handle a workspace of its own (32 MiB, `AsyncGemm.WORKSPACE_BYTES`), which the
 library uses inside stream capture too, so a product on copies also runs in a `CUDA.capture`.
@@ -137,7 +137,8 @@ activations `X` (K×N) per column and 128 elements of K:
 
 The kernels scale each K block's products, summed by the tensor cores, and add them into Float32
 (DeepGEMM's promotion). Every other block-scaled product (another GPU, another form, columns TMA
-cannot load, or `scale_a` one per row of `A`) runs on `:simt`, whose kernels scale the inputs as
+cannot load, `scale_a` one per row of `A`, or `A` and `B` of the two formats, which
+`:sm90_tma_wgmma` named refuses) runs on `:simt`, whose kernels scale the inputs as
 they load them and sum the exact products in Float32: exact, and far slower than tensor cores.
 Block-scaled inputs never run on Float16 copies. `:auto` chooses between the two. Named, `:simt`
 serves every block-scaled product; `:sm90_tma_wgmma` throws an [`AsyncGemmError`](@ref) with

@@ -30,8 +30,9 @@ struct EightBitRoute {
 // case runs on f16 copies: with the family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA
 // describes C and D, else PIPELINED, else SIMT on the inputs themselves.  Inputs of the two formats
 // (e4m3 x e5m2), which only SIMT's kernels read, never run on the tensor-core families' 8-bit
-// kernels.  `algo` named has passed its refusals (a named SM100_TCGEN05 or SM90_TMA_WGMMA then always has its own route, and no
-// other family is named with block scales).
+// kernels.  `algo` named has passed its refusals (a named SM100_TCGEN05 then always has its own
+// route, a named SM90_TMA_WGMMA too but for two formats without block scales, which it multiplies
+// on f16 copies, and no other tensor-core family is named with block scales).
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params);
 
 // Whether SM100_TCGEN05's 8-bit kernels would take the problem with `algo` (AUTO or the family),

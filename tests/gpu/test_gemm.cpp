@@ -509,9 +509,10 @@ static void check_eight_bit_sweep(const char *seed, int cases,
 
 TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm, any majors") {
     // On Hopper (Blackwell), AUTO and SM90_TMA_WGMMA (SM100_TCGEN05) multiply K-major 16-byte rows
-    // with the 8-bit kernels, SIMT with its own, every other case on f16 copies
+    // of one format with the 8-bit kernels, SIMT with its own, every other case on f16 copies
     // (plan/widened_inputs.h).  A forced algorithm may refuse (SM90_TMA_WGMMA a D that TMA cannot
-    // describe, SM100_TCGEN05 an MN-major operand), leaving D untouched; AUTO never does.
+    // describe, SM100_TCGEN05 an MN-major operand or two formats), leaving D untouched; AUTO never
+    // does.
     check_eight_bit_sweep("gemm fp8", 6, [](GemmCase &c, int i, Rng &rng) {
         if (i == 1) c.k = 1 + uniform(rng, 0, 127);  // one partial K block
         static constexpr float kScales[] = {0.0f, 1.0f, 0.5f, 3.0f};
@@ -549,7 +550,8 @@ TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3,
 
 TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either operand, every algorithm, any majors") {
     // SIMT applies any block scales as it loads the inputs; SM90_TMA_WGMMA (and AUTO on Hopper) to
-    // K-major 16-byte rows where the canonical B's are per 128 columns; the other algorithms refuse,
+    // K-major 16-byte rows of one format where the canonical B's are per 128 columns; the other
+    // algorithms refuse,
     // leaving D untouched, and AUTO never does.  The first cases take the Hopper kernels' form.
     check_eight_bit_sweep("gemm fp8 block scales", 6, [](GemmCase &c, int i, Rng &rng) {
         constexpr asyncgemm_scale_t kBlockModes[] = {ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128};
@@ -564,7 +566,8 @@ TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either ope
 
 TEST_CASE("8-bit float inputs with MX scales: every algorithm, any majors, partial K blocks, batches") {
     // SIMT applies them as it loads the inputs, SM100_TCGEN05 (and AUTO on Blackwell) in its
-    // block-scaled MMAs where the operands are K-major with 16-byte rows; the other algorithms refuse,
+    // block-scaled MMAs where the operands are K-major with 16-byte rows of one format; the other
+    // algorithms refuse,
     // leaving D untouched, and AUTO never does.  The first cases take the tcgen05 kernels' form.
     check_eight_bit_sweep("gemm fp8 mx scales", 5, [](GemmCase &c, int i, Rng &rng) {
         c.block_a = c.block_b = ASYNCGEMM_SCALE_MX_32;

@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi/handle.h"
@@ -196,6 +198,20 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
         for (GemmCase &c : cases) {
             c.block_a = c.block_b = ASYNCGEMM_SCALE_MX_32;
             c.scale_a = c.scale_b = 0.0f;
+        }
+    }
+    // SIMT's 8-bit kernels read each operand's format at run time: their cases take e4m3, e5m2 and
+    // one of each, in turn.
+    if (eight_bit && simt) {
+        constexpr std::pair<asyncgemm_dtype_t, asyncgemm_dtype_t> kFormats[] = {
+            {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E4M3},
+            {ASYNCGEMM_R_8F_E5M2, ASYNCGEMM_R_8F_E5M2},
+            {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E5M2},
+            {ASYNCGEMM_R_8F_E5M2, ASYNCGEMM_R_8F_E4M3}};
+        for (size_t i = 0; i < cases.size(); ++i) {
+            const auto &[type_a, type_b] = kFormats[i % std::size(kFormats)];
+            cases[i].type_ab = type_a;
+            cases[i].type_b = type_b == type_a ? std::nullopt : std::optional<asyncgemm_dtype_t>(type_b);
         }
     }
     return cases;
@@ -496,7 +512,7 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else wi
     GemmCase batches = mn_major;  // three batches of A, one B for all
     batches.batch_count = 3, batches.batched_api = true, batches.broadcast_b = true;
     batches.type_cd = ASYNCGEMM_R_32F;
-    GemmCase two_formats = k_major;  // e4m3 by e5m2, which no kernel reads
+    GemmCase two_formats = k_major;  // e4m3 by e5m2, which the Hopper 8-bit kernels cannot read
     two_formats.type_b = ASYNCGEMM_R_8F_E5M2;
     for (const GemmCase &c : {k_major, mn_major, unaligned, batches, two_formats}) {
         CAPTURE(c.describe());

@@ -18,7 +18,8 @@ __device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162f
 // cvt.rn.f16x2.{e4m3x2,e5m2x2} then cvt.f32.f16 (exact: f16 holds every 8-bit value)
 __device__ __forceinline__ float to_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
 __device__ __forceinline__ float to_float(__nv_fp8_e5m2 x) { return static_cast<float>(x); }
-// The same, the format given at run time (both conversions compiled, one selected).
+// The same, the format given at run time (cuda_fp8.h's conversion: cvt.rn.f16x2 on sm_89 and later,
+// bit arithmetic in code compiled for an older architecture, as SIMT's compute_80 units are).
 __device__ __forceinline__ float to_float(Fp8Bits x, bool e5m2) {
     return __half2float(__half(__nv_cvt_fp8_to_halfraw(x.bits, e5m2 ? __NV_E5M2 : __NV_E4M3)));
 }
