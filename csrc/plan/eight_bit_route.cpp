@@ -23,9 +23,6 @@ bool sm100_takes(asyncgemm_algo_t algo, const GemmParams &params) {
 }
 
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params) {
-    // Two formats: SIMT's kernels read them (each operand's format at run time), the tensor-core
-    // families' 8-bit kernels one format.
-    const bool mixed = has_mixed_eight_bit_inputs(params);
     if (algo == ASYNCGEMM_ALGO_SIMT) return {ASYNCGEMM_ALGO_SIMT, false};
     const bool block_scaled = has_block_scales(params);
     const bool mx_scaled = has_mx_scales(params);
@@ -33,9 +30,9 @@ EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t
         return {ASYNCGEMM_ALGO_SM100_TCGEN05, false};
     // MX scales: tcgen05's block-scaled MMAs above, else SIMT (wgmma scales no 32-element blocks).
     if (mx_scaled) return {ASYNCGEMM_ALGO_SIMT, false};
-    if (!mixed && k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 &&
-        sm90_tma_obstacle(params).empty() &&
-        (!block_scaled || sm90_serves_block_scales(params)))
+    // wgmma's 8-bit kinds read one format (SIMT's kernels read each operand's at run time).
+    if (!has_mixed_eight_bit_inputs(params) && k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
+        families.sm90 && sm90_tma_obstacle(params).empty() && (!block_scaled || sm90_serves_block_scales(params)))
         return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false};
     // f16 cannot hold an input times its block scale: SIMT scales the inputs as it loads them.
     if (block_scaled) return {ASYNCGEMM_ALGO_SIMT, false};

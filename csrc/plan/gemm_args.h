@@ -65,17 +65,6 @@ inline bool has_eight_bit_inputs(const GemmParams &params) {
     return is_eight_bit(params.type_ab);
 }
 
-// True when 8-bit A and B are of the two formats (e4m3 x e5m2): SIMT's kernels read them, the
-// tensor-core families multiply f16 copies (plan/widened_inputs.h).
-inline bool has_mixed_eight_bit_inputs(const GemmParams &params) {
-    return is_eight_bit(params.type_ab) && is_eight_bit(params.type_b) && params.type_b != params.type_ab;
-}
-
-// The DType of B: type_b where it is the other 8-bit format, else type_ab (GemmParams).
-inline int32_t b_dtype(const GemmParams &params) {
-    return has_mixed_eight_bit_inputs(params) ? params.type_b : params.type_ab;
-}
-
 // True when 8-bit A or B has block scales (they are set only where there is a product).
 inline bool has_block_scales(const GemmParams &params) {
     return params.block_scale_a != nullptr || params.block_scale_b != nullptr;

@@ -89,6 +89,18 @@ struct GemmParams {
 // True when 8-bit A and B have MX scales (set only where there is a product, on both or neither).
 ASYNCGEMM_HOST_DEVICE inline bool has_mx_scales(const GemmParams &params) { return params.mx_scale_a != nullptr; }
 
+// True when 8-bit A and B are of the two formats (e4m3 x e5m2): SIMT's kernels read them, the
+// tensor-core families multiply f16 copies (plan/widened_inputs.h).
+ASYNCGEMM_HOST_DEVICE inline bool has_mixed_eight_bit_inputs(const GemmParams &params) {
+    return is_eight_bit(params.type_ab) && is_eight_bit(params.type_b) && params.type_b != params.type_ab;
+}
+
+// The DType of B: type_b where it is the other 8-bit format, else type_ab (also for parameters built
+// without type_b).
+ASYNCGEMM_HOST_DEVICE inline int32_t b_dtype(const GemmParams &params) {
+    return has_mixed_eight_bit_inputs(params) ? params.type_b : params.type_ab;
+}
+
 // dst[rows][cols] = alpha * op(src), row-major.  op N: src[i][j] at src[i * ld_src + j];
 // op T: dst[i][j] = src[j * ld_src + i] (src is cols x rows).
 struct CopyParams {

@@ -94,9 +94,9 @@ __device__ __forceinline__ void simt_gemm(const GemmParams &p) {
             static_cast<const T *>(p.b) + batch * p.stride_b + (BKMajor ? k0 : k0 * p.ldb), p.ldb, p.n, n0, p.vec_b,
             thread);
         ThreadTile<kConfig> tile(thread);
-        // 8-bit A's and B's formats (B's type_b where it is the other one: params.h).
+        // 8-bit A's and B's formats.
         const bool a_e5m2 = p.type_ab == kE5M2;
-        const bool b_e5m2 = (is_eight_bit(p.type_b) ? p.type_b : p.type_ab) == kE5M2;
+        const bool b_e5m2 = b_dtype(p) == kE5M2;
         // The range's slice s into a stage: 8-bit inputs times their block or MX scales, where they
         // have them.
         const auto load_slice = [&](int stage, int s) {
