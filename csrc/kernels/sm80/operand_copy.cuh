@@ -14,9 +14,9 @@
 // The other slices are copied chunk by chunk from a position derived afresh from the kernel
 // parameters (OperandSource), and tails are zero-filled (a product over k past K must add zeros,
 // whatever lies in memory there): a chunk whose source is 16-byte aligned is one cp.async; 8- and
-// 4-byte aligned vectors split it into 8- and 4-byte cp.async; 16-bit elements aligned to 2 bytes
-// only, and a vector the matrix's row ends inside, load element by element and store through
-// registers.  T is f16, bf16 or f32 (tf32 kernels, K-major): the layout is the same bytes either
+// 4-byte aligned vectors split it into 8- and 4-byte cp.async, as does a row's end inside the chunk
+// (the pieces past it zero-filled); 16-bit elements aligned to 2 bytes only, and a 4-byte piece the
+// matrix's row ends inside, load element by element and store through registers.  T is f16, bf16 or f32 (tf32 kernels, K-major): the layout is the same bytes either
 // way, a chunk holding 8 or 4 elements.
 #pragma once
 
@@ -114,37 +114,70 @@ public:
 private:
     // The checked path serves edge tiles, last slices and misaligned operands only: a rolled loop,
     // so that its four vector widths in each of the four major combinations stay small code
-    // (unrolled, they tripled the family's compile time for no measurable gain).
+    // (unrolled, they tripled the family's compile time for no measurable gain).  16-bit elements
+    // aligned to 2 bytes go through registers, kLoadBatch chunks' loads issued before their stores,
+    // so a thread waits one global latency per batch, not per chunk.
     template <int Vec>
     __device__ __forceinline__ void copy_checked(char *tile, const OperandSource<T> &s, const Position &at) const {
+        if constexpr (Vec * sizeof(T) < 4) {
+            constexpr int kLoadBatch = kChunksPerThread % 2 == 0 ? 2 : 1;
 #pragma unroll 1
-        for (int i = 0; i < kChunksPerThread; ++i) {
-            copy_chunk<Vec>(tile + dst_offset_ + i * kDstChunkStep, at.src + i * kRowStep * s.ld, s.base,
-                            i * kRowStep < at.rows_left ? at.cols_left : 0);
+            for (int i = 0; i < kChunksPerThread; i += kLoadBatch) {
+                Bits elements[kLoadBatch][kChunk];
+#pragma unroll
+                for (int b = 0; b < kLoadBatch; ++b)
+                    load_elements(elements[b], at.src + (i + b) * kRowStep * s.ld, chunk_cols(at, i + b));
+#pragma unroll
+                for (int b = 0; b < kLoadBatch; ++b) store_elements(tile + dst_offset_ + (i + b) * kDstChunkStep, elements[b]);
+            }
+        } else {
+#pragma unroll 1
+            for (int i = 0; i < kChunksPerThread; ++i)
+                copy_chunk<Vec>(tile + dst_offset_ + i * kDstChunkStep, at.src + i * kRowStep * s.ld, s.base,
+                                chunk_cols(at, i));
         }
     }
 
-    // One 16-byte chunk to shared dst from global src: elements past `cols` (all of them when the
-    // chunk's row is outside the matrix: cols 0) are zero.  A chunk wholly inside is Vec-element
-    // cp.async pieces, one wholly outside is zero-filled without reading (from `readable`, an address
-    // inside the matrix, as compute-sanitizer checks even copies that read nothing), and one the
-    // matrix's row ends inside goes through registers (a partial cp.async would be reported by
-    // compute-sanitizer as reading the whole vector past the allocation).
+    // How many elements of the thread's chunk i lie inside the matrix's row (0 or less: none).
+    __device__ __forceinline__ static int64_t chunk_cols(const Position &at, int i) {
+        return i * kRowStep < at.rows_left ? at.cols_left : 0;
+    }
+
+    // One 16-byte chunk to shared dst from global src, Vec-element aligned (4 bytes or more):
+    // elements past `cols` are zero.  The chunk is cp.async pieces of Vec elements, or of half or a
+    // quarter of that where the matrix's row ends between those (down to 4 bytes): a piece inside is
+    // copied, one outside zero-filled without reading (from `readable`, an address inside the matrix,
+    // as compute-sanitizer checks even copies that read nothing).  A 16-bit chunk whose row ends inside
+    // a 4-byte piece goes through registers (a partial cp.async would be reported by compute-sanitizer
+    // as reading the whole vector past the allocation); those loads hold the thread until they land,
+    // a global latency per chunk in the rolled loop, which is why a row ending on a piece's edge (100
+    // f16 elements) must not take them.
     template <int Vec>
     __device__ __forceinline__ static void copy_chunk(char *dst, const T *src, const T *readable, int64_t cols) {
-        if constexpr (Vec * sizeof(T) >= 4) {
-            constexpr int kBytes = Vec * static_cast<int>(sizeof(T));
-            if (cols >= kChunk || cols <= 0) {
+        constexpr int kBytes = Vec * static_cast<int>(sizeof(T));
+        static_assert(kBytes >= 4, "2-byte vectors go through registers (copy_checked)");
+        if (cols >= kChunk || cols <= 0 || cols % Vec == 0) {
 #pragma unroll
-                for (int piece = 0; piece < kChunk / Vec; ++piece)
-                    cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), cols > 0 ? src + piece * Vec : readable,
-                                             cols <= 0);
-                return;
+            for (int piece = 0; piece < kChunk / Vec; ++piece) {
+                const bool inside = piece * Vec < cols;
+                cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), inside ? src + piece * Vec : readable, !inside);
             }
+        } else if constexpr (kBytes > 4) {
+            copy_chunk<Vec / 2>(dst, src, readable, cols);  // aligned for the narrower pieces too
+        } else if constexpr (sizeof(T) == 2) {
+            Bits elements[kChunk];
+            load_elements(elements, src, cols);
+            store_elements(dst, elements);
         }
-        Bits elements[kChunk];
+    }
+
+    // The chunk's elements from src, those from `cols` on zero (and not read).
+    __device__ __forceinline__ static void load_elements(Bits (&elements)[kChunk], const T *src, int64_t cols) {
 #pragma unroll
         for (int e = 0; e < kChunk; ++e) elements[e] = e < cols ? reinterpret_cast<const Bits *>(src)[e] : Bits{0};
+    }
+
+    __device__ __forceinline__ static void store_elements(char *dst, const Bits (&elements)[kChunk]) {
         *reinterpret_cast<Vector<Bits, kChunk> *>(dst) = *reinterpret_cast<const Vector<Bits, kChunk> *>(elements);
     }
 
