@@ -168,7 +168,7 @@ std::unique_ptr<LtMatmul> CublasLt::plan(const GemmWorkload &w, const void *bias
     const Stored a{w.op_a == ASYNCGEMM_OP_N ? w.m : w.k, w.op_a == ASYNCGEMM_OP_N ? w.k : w.m, w.lda(), w.a_stride()};
     const Stored b{w.op_b == ASYNCGEMM_OP_N ? w.k : w.n, w.op_b == ASYNCGEMM_OP_N ? w.n : w.k, w.ldb(), w.b_stride()};
     const Stored d{w.m, w.n, w.ldd(), w.d_stride()};
-    const cudaDataType_t in = cuda_type(w.dtype), out = cuda_type(w.out);
+    const cudaDataType_t in_a = cuda_type(w.dtype), in_b = cuda_type(w.b_dtype()), out = cuda_type(w.out);
     auto layout = [&](cublasLtMatrixLayout_t &made, const Stored &matrix, cudaDataType_t type) {
         // A row-major rows x cols matrix is a column-major cols x rows one with the same ld.
         const uint64_t lt_rows = uint64_t(row_major ? matrix.rows : matrix.cols);
@@ -188,8 +188,8 @@ std::unique_ptr<LtMatmul> CublasLt::plan(const GemmWorkload &w, const void *bias
                "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET");
         }
     };
-    layout(plan->a_, row_major ? a : b, in);
-    layout(plan->b_, row_major ? b : a, in);
+    layout(plan->a_, row_major ? a : b, row_major ? in_a : in_b);
+    layout(plan->b_, row_major ? b : a, row_major ? in_b : in_a);
     layout(plan->d_, d, out);
 
     if (ok(api_->desc_create(&plan->desc_, compute_type(w), CUDA_R_32F), "cublasLtMatmulDescCreate")) {

@@ -75,7 +75,7 @@ class InputRotation {
 public:
     InputRotation(const GemmWorkload &w, std::size_t l2_bytes)
         : b_in_set_(aligned(matrix_bytes(w.a_elements(), w.dtype))),
-          set_bytes_(b_in_set_ + aligned(matrix_bytes(w.b_elements(), w.dtype))),
+          set_bytes_(b_in_set_ + aligned(matrix_bytes(w.b_elements(), w.b_dtype()))),
           sets_(int64_t(2 * l2_bytes / set_bytes_) + 1) {}
 
     int64_t sets() const { return sets_; }
@@ -187,10 +187,10 @@ float element_scale(const ScaledOperand &op, int64_t k, const std::vector<float>
     return scales[std::size_t(matrix * groups * ((k + 127) / 128) + depth / 128 * groups + x / op.rows_per_scale)];
 }
 
-// An 8-bit operand at src, each value times its scale, as floats on the host.
-std::vector<float> widened(const void *src, const ScaledOperand &op, const GemmWorkload &w,
+// An 8-bit operand at src, of type `dtype`, each value times its scale, as floats on the host.
+std::vector<float> widened(const void *src, asyncgemm_dtype_t dtype, const ScaledOperand &op, const GemmWorkload &w,
                            const std::vector<float> &scales, cudaStream_t stream) {
-    const std::vector<double> narrow = download_as_double(src, std::size_t(op.elements), w.dtype, stream);
+    const std::vector<double> narrow = download_as_double(src, std::size_t(op.elements), dtype, stream);
     std::vector<float> values(narrow.size());
     for (std::size_t i = 0; i < narrow.size(); ++i)
         values[i] = float(narrow[i]) * element_scale(op, w.k, scales, int64_t(i));
@@ -221,7 +221,7 @@ public:
         for (int64_t set = 0; set < rotation_.sets(); ++set) {
             upload(pool_.data() + rotation_.a_offset(set), random_uniform(w_.a_elements(), s_.rng), w_.dtype,
                    s_.stream);
-            upload(pool_.data() + rotation_.b_offset(set), random_uniform(w_.b_elements(), s_.rng), w_.dtype,
+            upload(pool_.data() + rotation_.b_offset(set), random_uniform(w_.b_elements(), s_.rng), w_.b_dtype(),
                    s_.stream);
         }
         if (w_.reads_c()) upload(c_.data(), random_uniform(w_.d_elements(), s_.rng), w_.out, s_.stream);
@@ -353,8 +353,10 @@ private:
         GemmWorkload wide = w_;
         wide.dtype = w_.out == ASYNCGEMM_R_16F ? ASYNCGEMM_R_16F : ASYNCGEMM_R_16BF;  // a pair cublasGemmEx takes
         const DeviceBuffer a(matrix_bytes(w_.a_elements(), wide.dtype)), b(matrix_bytes(w_.b_elements(), wide.dtype));
-        upload(a.data(), widened(this->a(0), scaled_a(w_), w_, scales_a_, s_.stream), wide.dtype, s_.stream);
-        upload(b.data(), widened(this->b(0), scaled_b(w_), w_, scales_b_, s_.stream), wide.dtype, s_.stream);
+        upload(a.data(), widened(this->a(0), w_.dtype, scaled_a(w_), w_, scales_a_, s_.stream), wide.dtype,
+               s_.stream);
+        upload(b.data(), widened(this->b(0), w_.b_dtype(), scaled_b(w_), w_, scales_b_, s_.stream), wide.dtype,
+               s_.stream);
         prepare_output(d_cublas_.data(), c(), d_bytes(), s_.stream);
         const cublasStatus_t status = s_.cublas->gemm(wide, a.data(), b.data(), d_cublas_.data());
         if (status != CUBLAS_STATUS_SUCCESS) {
@@ -416,7 +418,7 @@ private:
         desc.m = w_.m, desc.n = w_.n, desc.k = w_.k, desc.batch_count = w_.batch;
         desc.alpha = 1.0f, desc.beta = w_.beta;
         desc.a = a(run), desc.type_a = w_.dtype, desc.lda = w_.lda(), desc.stride_a = batched ? w_.a_stride() : 0;
-        desc.b = b(run), desc.type_b = w_.dtype, desc.ldb = w_.ldb(), desc.stride_b = batched ? w_.b_stride() : 0;
+        desc.b = b(run), desc.type_b = w_.b_dtype(), desc.ldb = w_.ldb(), desc.stride_b = batched ? w_.b_stride() : 0;
         desc.c = c_arg, desc.type_c = w_.out, desc.ldc = w_.ldd();
         desc.stride_c = batched && c_arg != nullptr ? w_.d_stride() : 0;
         desc.d = d, desc.type_d = w_.out, desc.ldd = w_.ldd(), desc.stride_d = batched ? w_.d_stride() : 0;

@@ -108,8 +108,8 @@ void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, 
     const std::string value = equals == std::string::npos ? std::string() : option.substr(equals + 1);
     if (equals == std::string::npos || value.empty())
         throw std::invalid_argument("workload '" + spec + "': option '" + option +
-                                    "' is not b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F or "
-                                    "scales=block");
+                                    "' is not b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F, "
+                                    "scales=block or typeb=TYPE");
     if (key == "b") {
         w.batch = parse_integer(value, 1, kMaxDimension, "batch", spec);
     } else if (key == "out") {
@@ -127,9 +127,15 @@ void parse_option(const std::string &option, GemmWorkload &w, bool &beta_given, 
         w.activation = parse_activation(value, spec);
     } else if (key == "scales") {
         w.block_scales = parse_block_scales(value, spec);
+    } else if (key == "typeb") {
+        w.b_other_format = true;
+        if (!w.fp8() || parse_dtype(value, spec) != w.b_dtype())
+            throw std::invalid_argument("workload '" + spec + "': typeb is the other 8-bit format of an e4m3 or "
+                                        "e5m2 workload (e4m3 by e5m2: e4m3 with typeb=e5m2)");
     } else {
         throw std::invalid_argument("workload '" + spec + "': unknown option '" + key +
-                                    "' (b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F, scales=block)");
+                                    "' (b=N, out=TYPE, pad=P, beta=X, inplace, bias=B, act=F, scales=block, "
+                                    "typeb=TYPE)");
     }
 }
 
@@ -175,6 +181,7 @@ std::string describe(const GemmWorkload &w) {
     if (w.bias != ASYNCGEMM_BIAS_NONE) text += ":bias=" + bias_text(w);
     if (w.activation != ASYNCGEMM_ACT_NONE) text += std::string(":act=") + activation_text(w.activation);
     if (w.block_scales) text += ":scales=block";
+    if (w.b_other_format) text += std::string(":typeb=") + dtype_name(w.b_dtype());
     return text;
 }
 
@@ -199,7 +206,9 @@ const char *activation_text(asyncgemm_activation_t activation) {
 }
 
 std::string type_text(const GemmWorkload &w) {
-    const std::string in = w.tf32 ? "tf32" : dtype_name(w.dtype);
+    const std::string in = w.tf32                ? "tf32"
+                           : w.b_other_format ? std::string(dtype_name(w.dtype)) + "x" + dtype_name(w.b_dtype())
+                                              : dtype_name(w.dtype);
     return w.out == w.dtype ? in : in + ">" + dtype_name(w.out);
 }
 

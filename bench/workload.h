@@ -14,6 +14,7 @@
 //   scales=block
 //            8-bit A's scales ASYNCGEMM_SCALE_BLOCK_1x128 (the activations'), B's BLOCK_128x128 (the
 //            weights'), rather than one fp32 each (ASYNCGEMM_SCALE_TENSOR, the default)
+//   typeb=T  8-bit B of the other format T (e4m3 by e5m2, or e5m2 by e4m3)
 // A workload with a bias or an activation goes through asyncgemm_matmul with the epilogue fused.
 // An 8-bit workload (e4m3, e5m2) goes through asyncgemm_matmul with a scale for A and one for B (or
 // their block scales), against cuBLASLt's FP8 matmul (which takes NT with 16-byte rows alone; other forms are checked
@@ -44,6 +45,7 @@ struct GemmWorkload {
     bool bias_f32 = false;  // the bias in f32 rather than D's type (only where D is not f32)
     asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
     bool block_scales = false;  // scales=block: A's scales BLOCK_1x128, B's BLOCK_128x128 (8-bit only)
+    bool b_other_format = false;  // typeb=: 8-bit B of the other format
     std::string label;      // what the workload stands for ("Llama-3-8B qkv"); empty for --shape
     std::string suite;      // the suite it came from; empty for --shape and the seed workloads
 
@@ -61,6 +63,11 @@ struct GemmWorkload {
     bool reads_c() const { return beta != 0.0f; }
     bool has_epilogue() const { return bias != ASYNCGEMM_BIAS_NONE || activation != ASYNCGEMM_ACT_NONE; }
     bool fp8() const { return dtype == ASYNCGEMM_R_8F_E4M3 || dtype == ASYNCGEMM_R_8F_E5M2; }
+    // B's type: A's, or with typeb= the other 8-bit format.
+    asyncgemm_dtype_t b_dtype() const {
+        if (!b_other_format) return dtype;
+        return dtype == ASYNCGEMM_R_8F_E4M3 ? ASYNCGEMM_R_8F_E5M2 : ASYNCGEMM_R_8F_E4M3;
+    }
     // asyncgemm_matmul rather than asyncgemm_gemm_strided_batched, and cuBLASLt rather than cuBLAS.
     bool needs_matmul() const { return has_epilogue() || fp8(); }
     asyncgemm_dtype_t bias_type() const { return bias_f32 ? ASYNCGEMM_R_32F : out; }

@@ -13,7 +13,7 @@
 
 #define ASYNCGEMM_VERSION_MAJOR 0
 #define ASYNCGEMM_VERSION_MINOR 2
-#define ASYNCGEMM_VERSION_PATCH 4
+#define ASYNCGEMM_VERSION_PATCH 5
 
 #if defined(_WIN32)
 #define ASYNCGEMM_API
@@ -47,10 +47,10 @@ typedef enum {
     /* 0.2 (multiplied from 0.2.1 on; 0.2.0 answered NOT_SUPPORTED): 8-bit floating-point inputs,
        OCP FP8 E4M3 (no infinities; one NaN pattern per sign, 0x7F and 0xFF; largest finite 448) and
        E5M2 (IEEE-like; largest finite 57344).  A and B only, of the same type or one of each
-       (e4m3 by e5m2, as FP8 training's gradient products are: SIMT reads the two formats itself,
-       with any scales; the tensor-core families read one format and multiply f16 copies instead,
-       so without block or MX scales; SM100_TCGEN05 named is NOT_SUPPORTED, as is SM90_TMA_WGMMA
-       named with block scales); C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
+       (e4m3 by e5m2, as FP8 training's gradient products are: SIMT and SM90_TMA_WGMMA read the two
+       formats themselves, SIMT with any scales, SM90_TMA_WGMMA as it reads one format; ASYNC_COPY and
+       PIPELINED multiply f16 copies, so without block or MX scales; SM100_TCGEN05 named is
+       NOT_SUPPORTED); C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
        there) and Blackwell ones (SM100_TCGEN05 and AUTO, without a fused epilogue), with both
        operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:
        exact products summed in their fp32 accumulator, which keeps fewer bits than fp32 (measured:
@@ -253,8 +253,8 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    by this project.  Everything else MX-scaled runs on SIMT
    as block scales do (AUTO takes it on every GPU; its scaled inputs must lie in fp32's range), and
    ASYNC_COPY, PIPELINED and SM90_TMA_WGMMA named are NOT_SUPPORTED.  Inputs of the two 8-bit formats
-   (e4m3 by e5m2) take block and MX scales on SIMT alone (SM90_TMA_WGMMA and SM100_TCGEN05 named:
-   NOT_SUPPORTED). */
+   (e4m3 by e5m2) take block scales as inputs of one format do, and MX scales on SIMT alone
+   (SM100_TCGEN05 named: NOT_SUPPORTED). */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 

@@ -37,8 +37,9 @@ chooses among the others.
 
 `A` and `B` may instead hold `Float8_E4M3FN` or `Float8_E5M2`, DLFP8Types.jl's OCP FP8 types,
 both the same or one of each (E4M3 by E5M2, as FP8 training's gradient products are, from
-libasyncgemm 0.2.4 on: on Float16 copies, or with `:simt` and with block or MX scales on SIMT's
-kernels, which read both formats; no tensor-core kernel reads two formats) (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
+libasyncgemm 0.2.4 on: from 0.2.5 on Hopper's 8-bit tensor cores as one format runs, elsewhere on
+Float16 copies, or with `:simt` and with MX scales on SIMT's kernels, which read both formats)
+(`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
 value is 448, and DLFP8Types rounds magnitudes from 480 on to NaN); `C` then has Float16,
 BFloat16 or Float32 elements, and the products accumulate in Float32. `scale_a` and `scale_b`
 dequantize them, each its own way: `nothing` (a scale of 1), a tensor scale, one Float32 for the
@@ -78,8 +79,8 @@ workspace and multiplies those with a 16-bit kernel, reading the scales itself: 
 summed in Float32, as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So
 `:auto` serves 8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major
 once (`permutedims`) is what puts a repeated product on the 8-bit tensor cores. `A` and `B` of the
-two formats (E4M3 by E5M2) run on such copies where they fit, as no tensor-core kernel reads two
-formats (`:simt` reads them itself, and `:auto` takes it where the copies do not fit).
+two formats (E4M3 by E5M2) take the same paths: Hopper's 8-bit kernels read either format for
+each (from libasyncgemm 0.2.5 on; 0.2.4 multiplied Float16 copies), `:simt` reads them itself.
 
 Each task lends its handle a workspace of its own (32 MiB, `AsyncGemm.WORKSPACE_BYTES`), which the
 library uses inside stream capture too, so a product on copies also runs in a `CUDA.capture`.
@@ -137,8 +138,7 @@ activations `X` (K×N) per column and 128 elements of K:
 
 The kernels scale each K block's products, summed by the tensor cores, and add them into Float32
 (DeepGEMM's promotion). Every other block-scaled product (another GPU, another form, columns TMA
-cannot load, `scale_a` one per row of `A`, or `A` and `B` of the two formats, which
-`:sm90_tma_wgmma` named refuses) runs on `:simt`, whose kernels scale the inputs as
+cannot load, or `scale_a` one per row of `A`) runs on `:simt`, whose kernels scale the inputs as
 they load them and sum the exact products in Float32: exact, and far slower than tensor cores.
 Block-scaled inputs never run on Float16 copies. `:auto` chooses between the two. Named, `:simt`
 serves every block-scaled product; `:sm90_tma_wgmma` throws an [`AsyncGemmError`](@ref) with

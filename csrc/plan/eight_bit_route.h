@@ -23,16 +23,14 @@ struct EightBitRoute {
 };
 
 // The 8-bit kernels read K-major operands alone, through TMA: SM100_TCGEN05's (kind::f8f6f4, or
-// kind::mxf8f6f4.block_scale with MX scales; no fused epilogue, no fp32 block scales) on Blackwell,
-// else SM90_TMA_WGMMA's (wgmma's 8-bit kinds; C and D through TMA too; fp32 block scales where B's
-// are not per column, no MX scales) on Hopper; SIMT's read any, and apply any scales.  Block- and
-// MX-scaled products the tensor-core kernels cannot take run on SIMT.  Every other
-// case runs on f16 copies: with the family `algo` names, or for AUTO SM90_TMA_WGMMA where TMA
-// describes C and D, else PIPELINED, else SIMT on the inputs themselves.  Inputs of the two formats
-// (e4m3 x e5m2), which only SIMT's kernels read, never run on the tensor-core families' 8-bit
-// kernels.  `algo` named has passed its refusals (a named SM100_TCGEN05 then always has its own
-// route, a named SM90_TMA_WGMMA too but for two formats without block scales, which it multiplies
-// on f16 copies, and no other tensor-core family is named with block scales).
+// kind::mxf8f6f4.block_scale with MX scales; one format; no fused epilogue, no fp32 block scales) on
+// Blackwell, else SM90_TMA_WGMMA's (wgmma's 8-bit kinds, e4m3 and e5m2 in any pair; C and D through
+// TMA too; fp32 block scales where B's are not per column, no MX scales) on Hopper; SIMT's read any,
+// and apply any scales.  Block- and MX-scaled products the tensor-core kernels cannot take run on
+// SIMT.  Every other case runs on f16 copies: with the family `algo` names, or for AUTO
+// SM90_TMA_WGMMA where TMA describes C and D, else PIPELINED, else SIMT on the inputs themselves.
+// `algo` named has passed its refusals (a named SM100_TCGEN05 then always has its own route, and no
+// tensor-core family but SM90_TMA_WGMMA is named with block scales).
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params);
 
 // Whether SM100_TCGEN05's 8-bit kernels would take the problem with `algo` (AUTO or the family),

@@ -83,10 +83,6 @@ void check_block_scales(asyncgemm_algo_t algo, const GemmParams &params) {
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
              name + " applies no block scales (ASYNCGEMM_ALGO_SIMT and, on Hopper, SM90_TMA_WGMMA do)");
     if (algo != ASYNCGEMM_ALGO_SM90_TMA_WGMMA) return;
-    if (has_mixed_eight_bit_inputs(params))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name + " applies block scales to 8-bit inputs of one format (type_a "
-                                                    "and type_b both e4m3 or both e5m2; ASYNCGEMM_ALGO_SIMT takes "
-                                                    "e4m3 by e5m2)");
     if (params.a_k_major == 0 || params.b_k_major == 0)
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, name + " applies block scales to K-major 8-bit inputs only (row-major: "
                                                     "op_a N and op_b T; column-major: op_a T and op_b N)");
@@ -103,8 +99,8 @@ void check_block_scales(asyncgemm_algo_t algo, const GemmParams &params) {
 // SM90_TMA_WGMMA serve them with kernels of their own, the others but SM100_TCGEN05 on f16 copies
 // (plan/widened_inputs.h), which hold no MX scales; SM90_TMA_WGMMA still needs C and D described by
 // TMA; SM100_TCGEN05 reads them K-major, of one format, through TMA, without a fused epilogue, once
-// its self-check passed.  Inputs of two formats (e4m3 x e5m2) SIMT reads itself and the others
-// multiply on f16 copies (so without block scales).
+// its self-check passed.  Inputs of two formats (e4m3 x e5m2) SIMT and SM90_TMA_WGMMA read themselves,
+// the sm80 families multiply on f16 copies (so without block scales), SM100_TCGEN05 refuses.
 void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     if (has_block_scales(params)) check_block_scales(algo, params);
     if (has_mx_scales(params) && algo != ASYNCGEMM_ALGO_SIMT && algo != ASYNCGEMM_ALGO_SM100_TCGEN05)

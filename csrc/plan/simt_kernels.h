@@ -36,9 +36,8 @@ inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(k
 // Index into kKernels of the kernel for these inputs (mx: 8-bit ones with MX scales; an 8-bit type_ab
 // of either format), -1 if there is none.
 constexpr int kernel_index(int32_t type_ab, bool a_k_major, bool b_k_major, bool mx) {
-    const int32_t listed = is_eight_bit(type_ab) ? ASYNCGEMM_DTYPE_f8 : type_ab;
     for (int i = 0; i < kKernelCount; ++i) {
-        if (kKernels[i].type_ab == listed && kKernels[i].mx == mx &&
+        if (kKernels[i].type_ab == listed_dtype(type_ab) && kKernels[i].mx == mx &&
             serves_majors(kKernels[i].majors, a_k_major, b_k_major))
             return i;
     }

@@ -20,9 +20,11 @@ inline constexpr KernelInfo kKernels[] = {
 #undef ASYNCGEMM_SM90_KERNEL
 inline constexpr int kKernelCount = static_cast<int>(sizeof(kKernels) / sizeof(kKernels[0]));
 
-// Index into kKernels of the kernel for these inputs, configuration and majors, -1 if there is none.
+// Index into kKernels of the kernel for these inputs (an 8-bit type_ab of either format: the 8-bit
+// kernels' kE4M3 stands for both, each operand's read at run time), configuration and majors, -1 if
+// there is none.
 constexpr int kernel_index(int32_t type_ab, int config, bool a_k_major, bool b_k_major) {
-    return plan::find_kernel(kKernels, type_ab, config, a_k_major, b_k_major);
+    return plan::find_kernel(kKernels, listed_dtype(type_ab), config, a_k_major, b_k_major);
 }
 
 }  // namespace asyncgemm::sm90

@@ -84,7 +84,7 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     // Without a product no operand is loaded, and an operand of k = 0 is no tensor TMA can describe.
     if (has_product(p)) {
         encode_swizzled(params.a_map, sm90_a_map(p, config), p.a, p.type_ab);
-        encode_swizzled(params.b_map, sm90_b_map(p, config), p.b, p.type_ab);
+        encode_swizzled(params.b_map, sm90_b_map(p, config), p.b, b_dtype(p));
     }
     encode_swizzled(params.d_map, sm90_cd_map(p, p.ldd, p.stride_d), p.d, p.type_cd);
     if (p.beta != 0.f) encode_swizzled(params.c_map, sm90_cd_map(p, p.ldc, p.stride_c), p.c, p.type_cd);
@@ -103,6 +103,8 @@ void launch_sm90_choice(const Handle &handle, const GemmParams &p, KernelChoice 
     params.type_cd = p.type_cd;
     params.a_k_major = p.a_k_major;
     params.b_k_major = p.b_k_major;
+    params.a_e5m2 = p.type_ab == kE5M2;
+    params.b_e5m2 = b_dtype(p) == kE5M2;
     params.a_batched = batched(p, p.stride_a);
     params.b_batched = batched(p, p.stride_b);
     params.c_batched = batched(p, p.stride_c);

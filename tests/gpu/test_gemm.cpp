@@ -508,8 +508,8 @@ static void check_eight_bit_sweep(const char *seed, int cases,
 }
 
 TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm, any majors") {
-    // On Hopper (Blackwell), AUTO and SM90_TMA_WGMMA (SM100_TCGEN05) multiply K-major 16-byte rows
-    // of one format with the 8-bit kernels, SIMT with its own, every other case on f16 copies
+    // On Hopper (Blackwell), AUTO and SM90_TMA_WGMMA (SM100_TCGEN05: of one format) multiply K-major
+    // 16-byte rows with the 8-bit kernels, SIMT with its own, every other case on f16 copies
     // (plan/widened_inputs.h).  A forced algorithm may refuse (SM90_TMA_WGMMA a D that TMA cannot
     // describe, SM100_TCGEN05 an MN-major operand or two formats), leaving D untouched; AUTO never
     // does.
@@ -522,7 +522,8 @@ TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm
 }
 
 TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3, every algorithm, any majors") {
-    // SIMT reads the two formats itself; every other algorithm multiplies f16 copies of A and B
+    // SIMT reads the two formats itself, SM90_TMA_WGMMA (and AUTO on Hopper) with its 8-bit kernels
+    // where A and B are K-major 16-byte rows; every other case runs on f16 copies of A and B
     // (plan/widened_inputs.h), so none refuses but SM100_TCGEN05 (which multiplies one format) and
     // SM90_TMA_WGMMA where TMA cannot describe C or D (never in the K-major aligned cases 0-2); a
     // refusal leaves D untouched.  (The scaled sweeps below take e4m3 by e5m2 too.)
@@ -550,9 +551,9 @@ TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3,
 
 TEST_CASE("8-bit float inputs with block scales: 1x128 and 128x128 on either operand, every algorithm, any majors") {
     // SIMT applies any block scales as it loads the inputs; SM90_TMA_WGMMA (and AUTO on Hopper) to
-    // K-major 16-byte rows of one format where the canonical B's are per 128 columns; the other
-    // algorithms refuse,
-    // leaving D untouched, and AUTO never does.  The first cases take the Hopper kernels' form.
+    // K-major 16-byte rows, of either format each, where the canonical B's are per 128 columns; the
+    // other algorithms refuse, leaving D untouched, and AUTO never does.  The first cases take the
+    // Hopper kernels' form.
     check_eight_bit_sweep("gemm fp8 block scales", 6, [](GemmCase &c, int i, Rng &rng) {
         constexpr asyncgemm_scale_t kBlockModes[] = {ASYNCGEMM_SCALE_BLOCK_1x128, ASYNCGEMM_SCALE_BLOCK_128x128};
         c.block_a = pick(rng, kBlockModes);

@@ -335,17 +335,18 @@ TEST_CASE("asyncgemm_matmul refuses a bad descriptor by name and leaves D untouc
     } else {
         MESSAGE("SM100_TCGEN05 does not run here: its refusal of a fused call is not tested");
     }
-    // The Hopper 8-bit kernels apply block scales to inputs of one format; SIMT takes two.
+    // The Hopper 8-bit kernels apply block scales to K-major inputs (of either format each); the valid
+    // call's B is MN-major (row-major, op_b N).  SIMT takes any.
     int sm90 = 0;
     REQUIRE(asyncgemm_algo_available(args.handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, &sm90) == ASYNCGEMM_STATUS_SUCCESS);
     if (sm90 != 0) {
-        bad.push_back({"block-scaled e4m3 by e5m2 forced on SM90_TMA_WGMMA",
+        bad.push_back({"block-scaled e4m3 by e5m2 with MN-major B forced on SM90_TMA_WGMMA",
                        [&](asyncgemm_matmul_desc_t &d) {
                            d.type_a = ASYNCGEMM_R_8F_E4M3, d.type_b = ASYNCGEMM_R_8F_E5M2;
                            d.scale_mode_b = ASYNCGEMM_SCALE_BLOCK_128x128, d.scale_b = buffers.c.get();
                            d.algo = ASYNCGEMM_ALGO_SM90_TMA_WGMMA;
                        },
-                       unsupported, "block scales to 8-bit inputs of one format"});
+                       unsupported, "block scales to K-major 8-bit inputs only"});
     }
     for (const Bad &b : bad) {
         INFO(b.what);

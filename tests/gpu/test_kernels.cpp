@@ -200,9 +200,9 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
             c.scale_a = c.scale_b = 0.0f;
         }
     }
-    // SIMT's 8-bit kernels read each operand's format at run time: their cases take e4m3, e5m2 and
-    // one of each, in turn.
-    if (eight_bit && simt) {
+    // The 8-bit kernels of SIMT and SM90_TMA_WGMMA read each operand's format at run time: their cases
+    // take e4m3, e5m2 and one of each, in turn.
+    if (eight_bit && (simt || k.algo == ASYNCGEMM_ALGO_SM90_TMA_WGMMA)) {
         constexpr std::pair<asyncgemm_dtype_t, asyncgemm_dtype_t> kFormats[] = {
             {ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E4M3},
             {ASYNCGEMM_R_8F_E5M2, ASYNCGEMM_R_8F_E5M2},
@@ -512,7 +512,7 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else wi
     GemmCase batches = mn_major;  // three batches of A, one B for all
     batches.batch_count = 3, batches.batched_api = true, batches.broadcast_b = true;
     batches.type_cd = ASYNCGEMM_R_32F;
-    GemmCase two_formats = k_major;  // e4m3 by e5m2, which the Hopper 8-bit kernels cannot read
+    GemmCase two_formats = k_major;  // e4m3 by e5m2: the Hopper 8-bit kernels read either format
     two_formats.type_b = ASYNCGEMM_R_8F_E5M2;
     for (const GemmCase &c : {k_major, mn_major, unaligned, batches, two_formats}) {
         CAPTURE(c.describe());
@@ -520,9 +520,9 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else wi
         int widen = 0, eight_bit = 0;
         for (const std::string &name : launched) {
             widen += name == "asyncgemm_copy2d_widen_n_b8";
-            eight_bit += name.rfind("asyncgemm_sm90_gemm_e4m3", 0) == 0 || name.rfind("asyncgemm_sm90_gemm_e5m2", 0) == 0;
+            eight_bit += name.rfind("asyncgemm_sm90_gemm_f8", 0) == 0;
         }
-        if (hopper && c.op_a == ASYNCGEMM_OP_N && c.aligned16 && !c.type_b) {
+        if (hopper && c.op_a == ASYNCGEMM_OP_N && c.aligned16) {
             CHECK(eight_bit == 1);
             CHECK(launched.size() == 1);
         } else {
@@ -553,15 +553,15 @@ TEST_CASE("8-bit inputs with block scales: AUTO runs the Hopper 8-bit kernel whe
     mn_major.op_b = ASYNCGEMM_OP_N;
     GemmCase short_m = deepseek;  // 64-row tiles
     short_m.m = 40, short_m.type_ab = ASYNCGEMM_R_8F_E5M2, short_m.type_cd = ASYNCGEMM_R_32F;
-    GemmCase two_formats = deepseek;  // e4m3 by e5m2: the Hopper kernels read one format
+    GemmCase two_formats = deepseek;  // e4m3 by e5m2: the Hopper kernels read either format
     two_formats.type_b = ASYNCGEMM_R_8F_E5M2;
     const std::pair<GemmCase, bool> cases[] = {{deepseek, true}, {column_major, true}, {fine_b, false},
-                                               {mn_major, false}, {short_m, true},    {two_formats, false}};
+                                               {mn_major, false}, {short_m, true},    {two_formats, true}};
     for (const auto &[c, hopper_kernel] : cases) {
         CAPTURE(c.describe());
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
         REQUIRE(launched.size() == 1);
-        CHECK(launched[0].rfind(hopper && hopper_kernel ? "asyncgemm_sm90_gemm_e" : "asyncgemm_simt_gemm_f8", 0) == 0);
+        CHECK(launched[0].rfind(hopper && hopper_kernel ? "asyncgemm_sm90_gemm_f8" : "asyncgemm_simt_gemm_f8", 0) == 0);
     }
 }
 

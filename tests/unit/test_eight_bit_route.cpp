@@ -126,32 +126,38 @@ TEST_CASE("8-bit route: MX scales run on tcgen05's block-scaled MMAs where they 
     check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
 }
 
-TEST_CASE("8-bit route: e4m3 by e5m2 runs on SIMT's kernels or on f16 copies, never on one-format kernels") {
+TEST_CASE("8-bit route: e4m3 by e5m2 runs on wgmma's and SIMT's kernels, or on f16 copies, never on tcgen05's") {
     for (const auto &[a, b] : {std::pair{kE4M3, kE5M2}, std::pair{kE5M2, kE4M3}}) {
         GemmParams p = problem(true, true);
         p.type_ab = a, p.type_b = b;
         CAPTURE(a);
         CHECK_FALSE(sm100_takes(ASYNCGEMM_ALGO_AUTO, p));
         check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_PIPELINED, true);
-        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
-        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
         check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_PIPELINED, true);
         check_route(eight_bit_route(kSimtOnly, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
         check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SIMT, p), ASYNCGEMM_ALGO_SIMT, false);
-        // Block and MX scales: SIMT's (wgmma's and tcgen05's 8-bit kernels read one format).
+        // An MN-major operand: f16 copies, as for one format.
+        GemmParams mn = p;
+        mn.b_k_major = 0;
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, mn), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, true);
+        // Block scales: wgmma's kernels, as for one format; on Blackwell SIMT's (tcgen05's read one
+        // format and no fp32 block scales).
         static const float block_scales[1] = {1.f};
         GemmParams block = p;
         block.block_scale_a = block_scales, block.block_rows_a = 1;
         block.block_scale_b = block_scales, block.block_cols_b = 128;
-        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, block), ASYNCGEMM_ALGO_SIMT, false);
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, block), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
+        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_SM90_TMA_WGMMA, block), ASYNCGEMM_ALGO_SM90_TMA_WGMMA,
+                    false);
+        check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, block), ASYNCGEMM_ALGO_SIMT, false);
+        // MX scales: SIMT's (tcgen05's block-scaled MMAs read one format).
         static const uint8_t mx_scales[1] = {127};
         GemmParams mx = p;
         mx.mx_scale_a = mx.mx_scale_b = mx_scales;
         CHECK_FALSE(sm100_takes(ASYNCGEMM_ALGO_AUTO, mx));
         check_route(eight_bit_route(EightBitFamilies{true, false, true, true}, ASYNCGEMM_ALGO_AUTO, mx),
                     ASYNCGEMM_ALGO_SIMT, false);
-        // One format: the 8-bit kernels, as above.
-        p.type_b = a;
-        check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
     }
 }

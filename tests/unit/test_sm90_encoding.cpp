@@ -257,24 +257,26 @@ TEST_CASE("TMA maps promote 256 bytes into L2 where every row starts on a 128-by
     CHECK(plan::l2_promotion(buffer + 64, 1, on_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
 }
 
-TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32 and 8-bit") {
+TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32 and 8-bit of either format") {
     for (int i = 0; i < kKernelCount; ++i) {
         const KernelInfo &k = kKernels[i];
         CHECK(k.majors == (k.type_ab == kF16 || k.type_ab == kBF16 ? Majors::Any : Majors::KK));
         CHECK(kernel_index(k.type_ab, k.config, true, true) == i);
+        CHECK(k.type_ab != kE5M2);  // the 8-bit kernels, listed as kE4M3, read either format
         CHECK(k.dynamic_smem == smem_bytes(kTileConfigs[k.config]));
     }
     for (int config = 0; config < kTileConfigCount; ++config) {
         for (int type : {kF16, kBF16})
             for (bool a : {false, true})
                 for (bool b : {false, true}) CHECK(kernel_index(type, config, a, b) >= 0);
+        CHECK(kernel_index(kE5M2, config, true, true) == kernel_index(kE4M3, config, true, true));
         for (int type : {kF32, kE4M3, kE5M2}) {
             CHECK(kernel_index(type, config, true, true) >= 0);
             CHECK(kernel_index(type, config, false, true) == -1);
             CHECK(kernel_index(type, config, true, false) == -1);
         }
     }
-    CHECK(kKernelCount == kTileConfigCount * 5);
+    CHECK(kKernelCount == kTileConfigCount * 4);  // f16, bf16, tf32, 8-bit
 }
 
 TEST_CASE("what TMA cannot describe is named, and only that") {

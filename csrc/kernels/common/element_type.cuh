@@ -22,9 +22,10 @@
 
 namespace asyncgemm {
 
-// An 8-bit float of either OCP format, learnt at run time (GemmParams::type_ab, type_b): the SIMT
-// family converts every input element once, as it loads it, so one set of its kernels serves e4m3,
-// e5m2 and one of each (kernels/common/convert.cuh).
+// An 8-bit float of either OCP format, learnt at run time (GemmParams::type_ab, type_b), so one set of
+// a family's kernels serves e4m3, e5m2 and one of each: SIMT converts every input element once, as it
+// loads it (kernels/common/convert.cuh); SM90_TMA_WGMMA chooses wgmma's types per tile
+// (kernels/sm90/mainloop.cuh).
 struct Fp8Bits {
     uint8_t bits;
 };
@@ -39,6 +40,9 @@ template <>
 constexpr DType kDTypeOf<__nv_fp8_e4m3> = kE4M3;
 template <>
 constexpr DType kDTypeOf<__nv_fp8_e5m2> = kE5M2;
+// Either 8-bit format: what the type's users read of it is its size (one byte), as kE4M3's.
+template <>
+constexpr DType kDTypeOf<Fp8Bits> = kE4M3;
 
 // 8-bit float inputs: the tensor cores take them K-major only (wgmma's 8-bit kinds have no transpose).
 template <typename T>

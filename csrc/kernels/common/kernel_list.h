@@ -1,7 +1,7 @@
 // The words of the families' kernel lists (csrc/kernels/<family>/<family>_kernels.def) as C++.
 //
 // A list line is a macro call whose arguments are tokens: an input type (f16, bf16, tf32, f32, e4m3,
-// e5m2), a configuration's shape as its kernels are named (128x256x64_s3, a pp-number), the
+// e5m2, f8), a configuration's shape as its kernels are named (128x256x64_s3, a pp-number), the
 // configuration's name in the family's traits, and the operand majors it reads (a Majors word, or k,
 // m, n for one operand).  The kernels paste them into their extern "C" names, the planner into the same names as
 // strings and into its table: one list, read twice, cannot disagree with itself.  Plain C++ (host and device).
@@ -20,7 +20,7 @@
 #define ASYNCGEMM_DTYPE_e4m3 ::asyncgemm::kE4M3
 #define ASYNCGEMM_DTYPE_e5m2 ::asyncgemm::kE5M2
 // Either 8-bit format, read at run time (element_type.cuh, Fp8Bits): listed as e4m3, and found for
-// both (simt_kernels.h).
+// both (listed_dtype).
 #define ASYNCGEMM_DTYPE_f8 ::asyncgemm::kE4M3
 // Whether a one-operand major word is K-major: k is, m (of A) and n (of B) are not.
 #define ASYNCGEMM_K_MAJOR_k true
@@ -38,6 +38,12 @@ namespace asyncgemm {
 // The operand majors a kernel reads, as its majors word names them: kk, kn, mk and mn one pair (A's
 // letter first; k K-major, m or n MN-major), any every pair, read from the launch's parameters.
 enum class Majors : unsigned char { KK, KN, MK, MN, Any };
+
+// The DType a kernel list gives the kernels of inputs of type_ab: f8's for either 8-bit format (the
+// lists of SIMT and SM90 have f8 kernels alone; SM100's e4m3 and e5m2 ones are found by their own).
+ASYNCGEMM_HOST_DEVICE constexpr int32_t listed_dtype(int32_t type_ab) {
+    return is_eight_bit(type_ab) ? ASYNCGEMM_DTYPE_f8 : type_ab;
+}
 
 // A's and B's majors of a kernel that reads one pair (not Any: the kernel macros of the families
 // that take one pair assert it).

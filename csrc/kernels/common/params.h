@@ -42,7 +42,7 @@ struct GemmParams {
     float alpha, beta;
     int32_t type_ab;   // DType of A, and of B unless type_b differs
     int32_t type_b;    // DType of B: type_ab, or for 8-bit A the other 8-bit format (e4m3 x e5m2),
-                       // which SIMT's kernels and the f16 copies (WidenParams) read
+                       // which SIMT's and SM90's 8-bit kernels and the f16 copies (WidenParams) read
     int32_t type_cd;   // DType of C and D
     int32_t a_k_major, b_k_major;
     int32_t vec_a, vec_b;  // elements per global->shared copy of A and B (a power of two, 1 = scalar)
@@ -89,8 +89,8 @@ struct GemmParams {
 // True when 8-bit A and B have MX scales (set only where there is a product, on both or neither).
 ASYNCGEMM_HOST_DEVICE inline bool has_mx_scales(const GemmParams &params) { return params.mx_scale_a != nullptr; }
 
-// True when 8-bit A and B are of the two formats (e4m3 x e5m2): SIMT's kernels read them, the
-// tensor-core families multiply f16 copies (plan/widened_inputs.h).
+// True when 8-bit A and B are of the two formats (e4m3 x e5m2): SIMT's and SM90's 8-bit kernels read
+// them, the sm80 families multiply f16 copies (plan/widened_inputs.h), SM100's kernels read one format.
 ASYNCGEMM_HOST_DEVICE inline bool has_mixed_eight_bit_inputs(const GemmParams &params) {
     return is_eight_bit(params.type_ab) && is_eight_bit(params.type_b) && params.type_b != params.type_ab;
 }

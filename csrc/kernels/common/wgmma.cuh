@@ -159,16 +159,19 @@ __device__ __forceinline__ void wgmma_m64k8_tf32(float (&d)[N / 2], uint64_t des
 }
 
 // wgmma.mma_async.sync.aligned.m64n{N}k32.f32.{e4m3,e5m2}.{e4m3,e5m2}: as wgmma_m64k16 for 8-bit
-// float operands of type T (__nv_fp8_e4m3 or __nv_fp8_e5m2, A and B alike), 32 of K per instruction
-// (32 bytes, as k16 of 16-bit), K-major only.  The products are exact; DeepGEMM reports that the
-// Hopper tensor core keeps fewer bits of the running sum than fp32 does, which long K exposes.
-template <typename T, int N>
+// float operands, A e5m2 where AE5M2 (else e4m3) and B likewise, 32 of K per instruction (32 bytes,
+// as k16 of 16-bit), K-major only.  The products are exact; DeepGEMM reports that the Hopper tensor
+// core keeps fewer bits of the running sum than fp32 does, which long K exposes.
+template <bool AE5M2, bool BE5M2, int N>
 __device__ __forceinline__ void wgmma_m64k32_f8(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, int accumulate) {
     static_assert(N == 64 || N == 128 || N == 192 || N == 256,
                   "wgmma_m64k32_f8 is instantiated for N = 64, 128, 192 and 256");
-    static_assert(std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>, "e4m3 or e5m2 operands");
-    if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) {
+    if constexpr (!AE5M2 && !BE5M2) {
         ASYNCGEMM_WGMMA_K_MAJOR_BODY("k32.f32.e4m3.e4m3")
+    } else if constexpr (!AE5M2) {
+        ASYNCGEMM_WGMMA_K_MAJOR_BODY("k32.f32.e4m3.e5m2")
+    } else if constexpr (!BE5M2) {
+        ASYNCGEMM_WGMMA_K_MAJOR_BODY("k32.f32.e5m2.e4m3")
     } else {
         ASYNCGEMM_WGMMA_K_MAJOR_BODY("k32.f32.e5m2.e5m2")
     }

@@ -98,10 +98,11 @@ private:
 // Multiplies the K blocks first_block .. first_block + k_blocks - 1 of the tile into acc (zeroed
 // first), each block's products scaled as they are added, advancing `slot` through the ring.
 // `leader` is one thread of the warpgroup: it releases the stages.
-template <typename T, int Config>
+template <int Config>
 __device__ __forceinline__ void multiply_tile_block_scaled(float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                                            const SharedStorage<Config> &smem, int first_block,
-                                                           int k_blocks, WarpgroupTile wg, bool leader,
+                                                           int k_blocks, WarpgroupTile wg, Fp8Formats formats,
+                                                           bool leader,
                                                            RingPosition<kTileConfigs[Config].stages> &slot,
                                                            const Sm90Params &p, const BlockScaleReader &scales) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
@@ -118,39 +119,44 @@ __device__ __forceinline__ void multiply_tile_block_scaled(float (&acc)[warpgrou
         if (j < k_blocks) ahead[j] = scales.load(p, first_block + j);
     for (int kb = kScaleLoadsAhead; kb < kScaleLoadsAhead + kScalePrefetchBlocks && kb < k_blocks; ++kb)
         scales.prefetch(p, first_block + kb);
-    for (int round = 0; round < k_blocks; round += kScaleLoadsAhead) {
+    // Each pair of formats is its own loop (with_fp8_formats), chosen once per tile.
+    with_fp8_formats(formats, [&](auto fp8) {
+        using Fp8 = decltype(fp8);
+        for (int round = 0; round < k_blocks; round += kScaleLoadsAhead) {
 #pragma unroll
-        for (int j = 0; j < kScaleLoadsAhead; ++j) {
-            const int kb = round + j;
-            if (kb >= k_blocks) break;
-            wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
-            const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
-            const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
-            const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
-            float part[kN / 2];
-            wgmma_fence();
+            for (int j = 0; j < kScaleLoadsAhead; ++j) {
+                const int kb = round + j;
+                if (kb >= k_blocks) break;
+                wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
+                const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
+                const uint64_t a_first = advance_descriptor(a_stage0, stage_offset);
+                const uint64_t b_first = advance_descriptor(b_stage0, stage_offset);
+                float part[kN / 2];
+                wgmma_fence();
 #pragma unroll
-            for (int step = 0; step < kMmaSteps; ++step)
-                wgmma_m64k32_f8<T, kN>(part, advance_descriptor(a_first, step * k_major_step_bytes()),
-                                       advance_descriptor(b_first, step * k_major_step_bytes()), step > 0);
-            wgmma_commit_group();
-            const KBlockScales s = BlockScaleReader::combine(ahead[j]);
-            if (kb + kScaleLoadsAhead < k_blocks) ahead[j] = scales.load(p, first_block + kb + kScaleLoadsAhead);
-            if (kb + kScaleLoadsAhead + kScalePrefetchBlocks < k_blocks)
-                scales.prefetch(p, first_block + kb + kScaleLoadsAhead + kScalePrefetchBlocks);
-            wgmma_wait_group<0>();
-            wgmma_fence_operands(part);
-            if (leader) arrive(empty0 + 8 * static_cast<uint32_t>(slot.index));
-            slot.advance();
-            // wgmma's m64 layout: a thread's d[4j] and d[4j + 1] lie in its row r, d[4j + 2] and d[4j + 3]
-            // in row r + 8.
+                for (int step = 0; step < kMmaSteps; ++step)
+                    wgmma_m64k32_f8<Fp8::a_e5m2, Fp8::b_e5m2, kN>(
+                        part, advance_descriptor(a_first, step * k_major_step_bytes()),
+                        advance_descriptor(b_first, step * k_major_step_bytes()), step > 0);
+                wgmma_commit_group();
+                const KBlockScales s = BlockScaleReader::combine(ahead[j]);
+                if (kb + kScaleLoadsAhead < k_blocks) ahead[j] = scales.load(p, first_block + kb + kScaleLoadsAhead);
+                if (kb + kScaleLoadsAhead + kScalePrefetchBlocks < k_blocks)
+                    scales.prefetch(p, first_block + kb + kScaleLoadsAhead + kScalePrefetchBlocks);
+                wgmma_wait_group<0>();
+                wgmma_fence_operands(part);
+                if (leader) arrive(empty0 + 8 * static_cast<uint32_t>(slot.index));
+                slot.advance();
+                // wgmma's m64 layout: a thread's d[4j] and d[4j + 1] lie in its row r, d[4j + 2] and d[4j + 3]
+                // in row r + 8.
 #pragma unroll
-            for (int i = 0; i < kN / 2; ++i) {
-                const float scale = (i & 2) != 0 ? s.hi : s.lo;
-                acc[i] = fmaf(part[i], scale, acc[i]);
+                for (int i = 0; i < kN / 2; ++i) {
+                    const float scale = (i & 2) != 0 ? s.hi : s.lo;
+                    acc[i] = fmaf(part[i], scale, acc[i]);
+                }
             }
         }
-    }
+    });
 }
 
 }  // namespace asyncgemm::sm90

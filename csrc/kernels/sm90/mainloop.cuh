@@ -39,21 +39,44 @@ __device__ __forceinline__ constexpr uint32_t step_bytes() {
     return KMajor ? k_major_step_bytes() : mn_major_step_bytes(2);
 }
 
-// Calls body(a_k_major, b_k_major) with the majors as std::bool_constant: the transpose bits are
-// immediates of wgmma, so each pair of majors is its own loop, chosen once per tile by a branch the
-// whole warpgroup takes alike.  tf32 and 8-bit operands are K-major.
+// The formats of 8-bit operands as immediates of wgmma: e5m2 where true, else e4m3.
+template <bool AE5M2, bool BE5M2>
+struct Fp8FormatPair {
+    static constexpr bool a_e5m2 = AE5M2, b_e5m2 = BE5M2;
+};
+
+// Calls body(formats) with the launch's 8-bit formats as an Fp8FormatPair: each pair is its own loop,
+// chosen once per tile by a branch the whole warpgroup takes alike, so one kernel reads e4m3, e5m2
+// and one of each.
+template <typename Body>
+__device__ __forceinline__ void with_fp8_formats(Fp8Formats formats, const Body &body) {
+    if (formats.a_e5m2) {
+        if (formats.b_e5m2) body(Fp8FormatPair<true, true>{});
+        else body(Fp8FormatPair<true, false>{});
+    } else {
+        if (formats.b_e5m2) body(Fp8FormatPair<false, true>{});
+        else body(Fp8FormatPair<false, false>{});
+    }
+}
+
+// Calls body(a_k_major, b_k_major, formats) with the majors as std::bool_constant and the 8-bit
+// formats as an Fp8FormatPair (e4m3 by e4m3 for other inputs): the transpose bits and the 8-bit
+// types are immediates of wgmma, so each pair of majors (16-bit) or of formats (8-bit, K-major) is its
+// own loop.  tf32 operands are K-major.
 template <typename T, typename Body>
-__device__ __forceinline__ void with_majors(OperandMajors majors, const Body &body) {
+__device__ __forceinline__ void with_operand_kinds(OperandMajors majors, Fp8Formats formats, const Body &body) {
     using K = std::true_type;
     using MN = std::false_type;
-    if constexpr (kKMajorOnly<T>) {
-        body(K{}, K{});
+    if constexpr (kIsFp8<T>) {
+        with_fp8_formats(formats, [&](auto pair) { body(K{}, K{}, pair); });
+    } else if constexpr (kKMajorOnly<T>) {
+        body(K{}, K{}, Fp8FormatPair<false, false>{});
     } else if (majors.a_k) {
-        if (majors.b_k) body(K{}, K{});
-        else body(K{}, MN{});
+        if (majors.b_k) body(K{}, K{}, Fp8FormatPair<false, false>{});
+        else body(K{}, MN{}, Fp8FormatPair<false, false>{});
     } else {
-        if (majors.b_k) body(MN{}, K{});
-        else body(MN{}, MN{});
+        if (majors.b_k) body(MN{}, K{}, Fp8FormatPair<false, false>{});
+        else body(MN{}, MN{}, Fp8FormatPair<false, false>{});
     }
 }
 
@@ -63,7 +86,7 @@ __device__ __forceinline__ void with_majors(OperandMajors majors, const Body &bo
 template <typename T, int Config, typename Beside>
 __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConfigs[Config]) / 2],
                                               const SharedStorage<Config> &smem, int k_blocks, WarpgroupTile wg,
-                                              OperandMajors majors, bool leader,
+                                              OperandMajors majors, Fp8Formats formats, bool leader,
                                               RingPosition<kTileConfigs[Config].stages> &slot, const Beside &beside) {
     constexpr int kN = warpgroup_n(kTileConfigs[Config]);
     // The ring's barriers (8 bytes each) as shared-window addresses.
@@ -81,8 +104,9 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
     // block instead of rebuilding every field.
     const uint64_t a_stage0 = a_descriptor(smem_addr(smem.a_tile(0)), wg, majors.a_k);
     const uint64_t b_stage0 = b_descriptor<Config>(smem_addr(smem.b_tile(0)), wg, majors.b_k);
-    with_majors<T>(majors, [&](auto a_k_major, auto b_k_major) {
+    with_operand_kinds<T>(majors, formats, [&](auto a_k_major, auto b_k_major, auto fp8) {
         constexpr bool kAK = decltype(a_k_major)::value, kBK = decltype(b_k_major)::value;
+        using Fp8 = decltype(fp8);
         for (int kb = 0; kb < k_blocks; ++kb, slot.advance()) {
             wait_parity(full0 + 8 * static_cast<uint32_t>(slot.index), slot.phase);
             const uint32_t stage_offset = static_cast<uint32_t>(slot.index) * stage_bytes(kTileConfigs[Config]);
@@ -96,7 +120,7 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[warpgroup_n(kTileConf
                 if constexpr (std::is_same_v<T, float>)
                     wgmma_m64k8_tf32<kN>(acc, a, b, kb > 0 || step > 0);
                 else if constexpr (kIsFp8<T>)
-                    wgmma_m64k32_f8<T, kN>(acc, a, b, kb > 0 || step > 0);
+                    wgmma_m64k32_f8<Fp8::a_e5m2, Fp8::b_e5m2, kN>(acc, a, b, kb > 0 || step > 0);
                 else
                     wgmma_m64k16<T, kN, !kAK, !kBK>(acc, a, b, kb > 0 || step > 0);
             }

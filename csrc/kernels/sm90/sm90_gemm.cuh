@@ -1,7 +1,7 @@
 // Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = act(alpha * sa * sb * A·B + beta * C + bias) with
-// f16 or bf16 A and B in any majors, f32 A and B multiplied as tf32 (K-major), or e4m3/e5m2 A and B
-// (K-major) with their tensor scales sa and sb or block scales (applied per K block:
-// block_scaled_mainloop.cuh); fp32 accumulation, f32/f16/bf16 C and D, batched, the bias and
+// f16 or bf16 A and B in any majors, f32 A and B multiplied as tf32 (K-major), or 8-bit A and B
+// (K-major; each e4m3 or e5m2, the formats read from the launch) with their tensor scales sa and sb or
+// block scales (applied per K block: block_scaled_mainloop.cuh); fp32 accumulation, f32/f16/bf16 C and D, batched, the bias and
 // activation where the call fuses them; sm_90a only.
 //
 // Persistent and warp-specialized: one block per SM walks output tiles in grouped order
@@ -93,6 +93,7 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     // The 8-bit inputs' tensor scales are read here, past the wait for the kernel before, which may
     // have written them.
     const float alpha = p.k_blocks > 0 ? scaled_alpha(p.alpha, p.scale_a, p.scale_b) : 0.f;
+    const Fp8Formats formats{p.a_e5m2 != 0, p.b_e5m2 != 0};
     const PersistentScheduler<Sm90Params> schedule(p);
     RingPosition<kC.stages> slot;
     EpilogueState state;
@@ -109,10 +110,10 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
             const BlockScaleReader scales(p, tile.batch,
                                           tile.m * kC.tile_m + 64 * wg.wg_m + 16 * (thread / 32) + thread % 32 / 4,
                                           tile.n * kC.tile_n + kN * wg.wg_n);
-            multiply_tile_block_scaled<T, Config>(acc, smem, work.first_block, work.blocks, wg, thread == 0, slot, p,
-                                                  scales);
+            multiply_tile_block_scaled<Config>(acc, smem, work.first_block, work.blocks, wg, formats, thread == 0, slot,
+                                               p, scales);
         } else {
-            multiply_tile<T, Config>(acc, smem, work.blocks, wg, majors, thread == 0, slot, [&](int) {
+            multiply_tile<T, Config>(acc, smem, work.blocks, wg, majors, formats, thread == 0, slot, [&](int) {
                 if constexpr (kDeferred) held.store_next(p, smem, consumer, thread, state);
             });
         }

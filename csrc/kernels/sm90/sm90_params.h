@@ -31,6 +31,7 @@ struct Sm90Params {
     float alpha, beta;
     int32_t type_cd;              // DType of C and D
     int32_t a_k_major, b_k_major;
+    int32_t a_e5m2, b_e5m2;       // 8-bit A (B) is e5m2 (1) or e4m3 (0)
     int32_t a_batched, b_batched, c_batched;  // 1: the batch is the map's third coordinate; 0: broadcast
     int32_t tiles_m, tiles_n;
     PersistentOrder order;  // work item -> tile and K range

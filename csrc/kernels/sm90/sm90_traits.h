@@ -39,6 +39,12 @@ struct OperandMajors {
     bool a_k, b_k;
 };
 
+// The formats of 8-bit operands in a launch (e5m2 where true, else e4m3): one kernel reads either for
+// A and either for B, taken from its parameters.
+struct Fp8Formats {
+    bool a_e5m2, b_e5m2;
+};
+
 inline constexpr int kConsumers = 2;  // consumer warpgroups launched; consumers(c) of them multiply
 inline constexpr int kWarpgroupThreads = 128;
 inline constexpr int kThreads = (1 + kConsumers) * kWarpgroupThreads;
