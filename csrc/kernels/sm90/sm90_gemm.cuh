@@ -22,7 +22,8 @@
 //
 // This header is a translation unit's whole content but for its kernel line: the build writes one
 // unit per line of sm90_kernels.def, which ASYNCGEMM_SM90_KERNEL below turns into an extern "C" entry
-// point for one input type and configuration; a 16-bit one serves every pair of operand majors.
+// point for one input type and configuration; a 16-bit one serves every pair of operand majors, an
+// 8-bit one every pair of formats.
 #include <cuda/ptx>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
