@@ -332,7 +332,7 @@ void write_csv(const std::string &path, const RunInfo &info, const Results &resu
     for (const GemmResult &r : results.gemm) {
         const GemmWorkload &w = r.workload;
         write_csv_line(out, {info.device_name, "gemm", describe(w), std::to_string(w.m), std::to_string(w.n),
-                             std::to_string(w.k), w.tf32 ? "tf32" : dtype_name(w.dtype),
+                             std::to_string(w.k), type_text(w),
                              std::string{op_letter(w.op_a), op_letter(w.op_b)}, r.algorithm, "", "",
                              format(r.median_ms, "%.6g", ""), format(r.tflops(), "%.6g", ""),
                              format(r.gb_per_s(), "%.6g", ""), format(r.vs_cublas, "%.6g", ""),

@@ -206,10 +206,9 @@ const char *activation_text(asyncgemm_activation_t activation) {
 }
 
 std::string type_text(const GemmWorkload &w) {
-    const std::string in = w.tf32                ? "tf32"
-                           : w.b_other_format ? std::string(dtype_name(w.dtype)) + "x" + dtype_name(w.b_dtype())
-                                              : dtype_name(w.dtype);
-    return w.out == w.dtype ? in : in + ">" + dtype_name(w.out);
+    if (w.tf32) return "tf32";
+    const std::string a = dtype_name(w.dtype);
+    return w.b_other_format ? a + "x" + dtype_name(w.b_dtype()) : a;
 }
 
 GemmWorkload parse_workload(const std::string &spec) {

@@ -94,7 +94,7 @@ std::string describe(const GemmWorkload &workload);
 std::string bias_text(const GemmWorkload &workload);
 const char *activation_text(asyncgemm_activation_t activation);
 
-// The dtype column: "bf16", "tf32", "f16>f32" (16-bit A and B, f32 D), "e4m3>bf16"
+// The CSV's dtype column, A's and B's type: "bf16", "tf32", "e4m3", "e4m3xe5m2" (typeb=)
 std::string type_text(const GemmWorkload &workload);
 
 // Throws std::invalid_argument naming what is wrong with the spec.
