@@ -352,6 +352,7 @@ private:
     std::vector<double> widened_product(std::string &why_not) {
         GemmWorkload wide = w_;
         wide.dtype = w_.out == ASYNCGEMM_R_16F ? ASYNCGEMM_R_16F : ASYNCGEMM_R_16BF;  // a pair cublasGemmEx takes
+        wide.b_other_format = false;
         const DeviceBuffer a(matrix_bytes(w_.a_elements(), wide.dtype)), b(matrix_bytes(w_.b_elements(), wide.dtype));
         upload(a.data(), widened(this->a(0), w_.dtype, scaled_a(w_), w_, scales_a_, s_.stream), wide.dtype,
                s_.stream);

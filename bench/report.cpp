@@ -186,6 +186,7 @@ std::optional<std::string> bf16_twin(const GemmWorkload &w) {
     if (!w.fp8() || w.block_scales) return std::nullopt;
     GemmWorkload twin = w;
     twin.dtype = ASYNCGEMM_R_16BF;
+    twin.b_other_format = false;
     return describe(twin);
 }
 

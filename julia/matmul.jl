@@ -38,7 +38,8 @@ chooses among the others.
 `A` and `B` may instead hold `Float8_E4M3FN` or `Float8_E5M2`, DLFP8Types.jl's OCP FP8 types,
 both the same or one of each (E4M3 by E5M2, as FP8 training's gradient products are, from
 libasyncgemm 0.2.4 on: from 0.2.5 on Hopper's 8-bit tensor cores as one format runs, elsewhere on
-Float16 copies, or with `:simt` and with MX scales on SIMT's kernels, which read both formats)
+Float16 copies, or with `:simt`, with MX scales, or with block scales outside Hopper's form, on
+SIMT's kernels, which read both formats)
 (`CuArray(Float8_E4M3FN.(X ./ s))` quantizes a host array with a scale `s`; E4M3's largest
 value is 448, and DLFP8Types rounds magnitudes from 480 on to NaN); `C` then has Float16,
 BFloat16 or Float32 elements, and the products accumulate in Float32. `scale_a` and `scale_b`
