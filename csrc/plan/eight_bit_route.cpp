@@ -30,7 +30,8 @@ EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t
         return {ASYNCGEMM_ALGO_SM100_TCGEN05, false};
     // MX scales: tcgen05's block-scaled MMAs above, else SIMT (wgmma scales no 32-element blocks).
     if (mx_scaled) return {ASYNCGEMM_ALGO_SIMT, false};
-    if (k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 && sm90_tma_obstacle(params).empty() && (!block_scaled || sm90_serves_block_scales(params)))
+    if (k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && families.sm90 &&
+        sm90_tma_obstacle(params).empty() && (!block_scaled || sm90_serves_block_scales(params)))
         return {ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false};
     // f16 cannot hold an input times its block scale: SIMT scales the inputs as it loads them.
     if (block_scaled) return {ASYNCGEMM_ALGO_SIMT, false};

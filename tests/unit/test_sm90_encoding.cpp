@@ -257,7 +257,7 @@ TEST_CASE("TMA maps promote 256 bytes into L2 where every row starts on a 128-by
     CHECK(plan::l2_promotion(buffer + 64, 1, on_lines) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
 }
 
-TEST_CASE("sm90 kernel table: one kernel per configuration for 16-bit inputs of any majors, K-major tf32 and 8-bit of either format") {
+TEST_CASE("sm90 kernel table: a kernel per configuration for 16-bit inputs, K-major tf32 and 8-bit of either format") {
     for (int i = 0; i < kKernelCount; ++i) {
         const KernelInfo &k = kKernels[i];
         CHECK(k.majors == (k.type_ab == kF16 || k.type_ab == kBF16 ? Majors::Any : Majors::KK));

@@ -16,8 +16,9 @@
 // whatever lies in memory there): a chunk whose source is 16-byte aligned is one cp.async; 8- and
 // 4-byte aligned vectors split it into 8- and 4-byte cp.async, as does a row's end inside the chunk
 // (the pieces past it zero-filled); 16-bit elements aligned to 2 bytes only, and a 4-byte piece the
-// matrix's row ends inside, load element by element and store through registers.  T is f16, bf16 or f32 (tf32 kernels, K-major): the layout is the same bytes either
-// way, a chunk holding 8 or 4 elements.
+// matrix's row ends inside, load element by element and store through registers.  T is f16, bf16 or
+// f32 (tf32 kernels, K-major): the layout is the same bytes either way, a chunk holding 8 or 4
+// elements.
 #pragma once
 
 #include <stdint.h>
@@ -128,7 +129,8 @@ private:
                 for (int b = 0; b < kLoadBatch; ++b)
                     load_elements(elements[b], at.src + (i + b) * kRowStep * s.ld, chunk_cols(at, i + b));
 #pragma unroll
-                for (int b = 0; b < kLoadBatch; ++b) store_elements(tile + dst_offset_ + (i + b) * kDstChunkStep, elements[b]);
+                for (int b = 0; b < kLoadBatch; ++b)
+                    store_elements(tile + dst_offset_ + (i + b) * kDstChunkStep, elements[b]);
             }
         } else {
 #pragma unroll 1
@@ -160,7 +162,8 @@ private:
 #pragma unroll
             for (int piece = 0; piece < kChunk / Vec; ++piece) {
                 const bool inside = piece * Vec < cols;
-                cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), inside ? src + piece * Vec : readable, !inside);
+                cp_async_or_zero<kBytes>(smem_addr(dst + piece * kBytes), inside ? src + piece * Vec : readable,
+                                         !inside);
             }
         } else if constexpr (kBytes > 4) {
             copy_chunk<Vec / 2>(dst, src, readable, cols);  // aligned for the narrower pieces too

@@ -1,8 +1,8 @@
 // Hopper GEMM (ASYNCGEMM_ALGO_SM90_TMA_WGMMA): D = act(alpha * sa * sb * A·B + beta * C + bias) with
 // f16 or bf16 A and B in any majors, f32 A and B multiplied as tf32 (K-major), or 8-bit A and B
 // (K-major; each e4m3 or e5m2, the formats read from the launch) with their tensor scales sa and sb or
-// block scales (applied per K block: block_scaled_mainloop.cuh); fp32 accumulation, f32/f16/bf16 C and D, batched, the bias and
-// activation where the call fuses them; sm_90a only.
+// block scales (applied per K block: block_scaled_mainloop.cuh); fp32 accumulation, f32/f16/bf16 C and
+// D, batched, the bias and activation where the call fuses them; sm_90a only.
 //
 // Persistent and warp-specialized: one block per SM walks output tiles in grouped order
 // (kernels/common/persistent_scheduler.cuh).  Warpgroup 0 gives most of its registers away
