@@ -49,12 +49,14 @@ struct TileConfig {
 //  5: 128 x 128, 8 warps of 64 x 32, 5 stages  - 0 with a deeper pipeline (160 KB)
 //  6: 128 x 128, 4 warps of 64 x 64, 3 stages  - two blocks per SM (2 x 96 KB): one block's MMAs
 //     run through the other's barriers
+//  7: 64 x 64,   8 warps of 32 x 16, 2 stages  - tiny problems (100^3): a few tiles, each spread over
+//     8 warps, so a warp's copies, MMAs and stores are a third fewer than on 128 x 64
 // 128 x 256 with 4 stages (192 KB) was dropped: the autotuner never preferred it to 3 on H100,
 // and ptxas spilled in one of its kernels.  The autotune cache stores the indices; a change to the
 // table changes its fingerprint (below), which retires every cached winner.
 inline constexpr TileConfig kTileConfigs[] = {
     {128, 128, 64, 2, 4, 3, 1}, {128, 64, 64, 4, 2, 4, 2},  {128, 128, 64, 2, 4, 1, 2}, {128, 256, 64, 2, 4, 3, 1},
-    {64, 128, 64, 1, 4, 2, 2},  {128, 128, 64, 2, 4, 5, 1}, {128, 128, 64, 2, 2, 3, 2},
+    {64, 128, 64, 1, 4, 2, 2},  {128, 128, 64, 2, 4, 5, 1}, {128, 128, 64, 2, 2, 3, 2}, {64, 64, 64, 2, 4, 2, 2},
 };
 inline constexpr int kTileConfigCount = static_cast<int>(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 inline constexpr int kConfigPipelinedLarge = 0;
@@ -64,6 +66,7 @@ inline constexpr int kConfigWide = 3;
 inline constexpr int kConfigShortM = 4;
 inline constexpr int kConfigLargeDeep = 5;
 inline constexpr int kConfigPaired = 6;
+inline constexpr int kConfigTiny = 7;
 
 inline constexpr int kWarpSize = 32;
 inline constexpr int kElementBytes = 2;  // f16 and bf16, the unit of tile_k and of the layout below
