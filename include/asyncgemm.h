@@ -13,7 +13,7 @@
 
 #define ASYNCGEMM_VERSION_MAJOR 0
 #define ASYNCGEMM_VERSION_MINOR 2
-#define ASYNCGEMM_VERSION_PATCH 5
+#define ASYNCGEMM_VERSION_PATCH 6
 
 #if defined(_WIN32)
 #define ASYNCGEMM_API
@@ -51,7 +51,7 @@ typedef enum {
        formats themselves, SIMT with any scales, SM90_TMA_WGMMA as it reads one format; ASYNC_COPY and
        PIPELINED multiply f16 copies, so without block or MX scales; SM100_TCGEN05 named is
        NOT_SUPPORTED); C and D stay f16, bf16 or f32.  On Hopper GPUs (SM90_TMA_WGMMA and AUTO
-       there) and Blackwell ones (SM100_TCGEN05 and AUTO, without a fused epilogue), with both
+       there) and Blackwell ones (SM100_TCGEN05 and AUTO), with both
        operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:
        exact products summed in their fp32 accumulator, which keeps fewer bits than fp32 (measured:
        D within 4e-3 of max |D| of an fp32 sum at K = 4096).  SIMT converts them to fp32 as it
@@ -230,31 +230,29 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
 /* D = act(alpha * (sa (x) op_a(A)) * (sb (x) op_b(B)) + beta * C + bias), computed in fp32 and rounded
    once to D's type; sa and sb are the dequantizing scales their modes describe (NONE: 1).  With
    ASYNCGEMM_BIAS_NONE and ASYNCGEMM_ACT_NONE this is asyncgemm_gemm_strided_batched, which, like
-   asyncgemm_gemm, is a thin form of this call.  An unknown struct_size (smaller than version 0.2's,
-   or a field this library does not know set to non-zero) is INVALID_VALUE; a field's bad value is
+   asyncgemm_gemm, is a thin form of this call.  An unknown struct_size (smaller than version 0.2's, or a
+   field this library does not know set to non-zero) is INVALID_VALUE; a field's bad value is
    INVALID_VALUE or MISALIGNED naming it ("desc->bias"); a combination no algorithm of this version
-   serves is NOT_SUPPORTED naming it.  The bias and the activation are fused into the epilogues of
-   SIMT, ASYNC_COPY, PIPELINED, SM90_TMA_WGMMA and AUTO's choices (SM100_TCGEN05 named with them:
-   NOT_SUPPORTED; on Blackwell AUTO then takes PIPELINED or, for a side of at most 16, the skinny
-   family).  8-bit inputs (ASYNCGEMM_R_8F_E4M3, _E5M2) take tensor scales or none, in any majors and
-   alignments (their dtype's comment says which run on 8-bit tensor cores: on Hopper, K-major, i.e.
-   row-major op_a N and op_b T or column-major op_a T and op_b N, with 16-byte rows).  Block scales:
-   on Hopper, SM90_TMA_WGMMA (and AUTO) applies them where the operands are K-major with 16-byte rows
-   (TMA describing C and D too, as for tensor scales) and the canonical B's scales are not per column
-   (row-major D: scale_mode_b BLOCK_128x128 or not a block mode; column-major D: scale_mode_a so; a
-   single column of D either way), i.e. the usual 1x128 activations with 128x128
+   serves is NOT_SUPPORTED naming it.  The bias and the activation are fused into the epilogue of every
+   algorithm (SM100_TCGEN05's from 0.2.6 on, compiled and self-checked but never run by this project;
+   0.2.5 and earlier refused them there).  8-bit inputs (ASYNCGEMM_R_8F_E4M3, _E5M2) take tensor scales
+   or none, in any majors and alignments (their dtype's comment says which run on 8-bit tensor cores: on
+   Hopper, K-major, i.e. row-major op_a N and op_b T or column-major op_a T and op_b N, with 16-byte
+   rows).  Block scales: on Hopper, SM90_TMA_WGMMA (and AUTO) applies them where the operands are K-major
+   with 16-byte rows (TMA describing C and D too, as for tensor scales) and the canonical B's scales are
+   not per column (row-major D: scale_mode_b BLOCK_128x128 or not a block mode; column-major D:
+   scale_mode_a so; a single column of D either way), i.e. the usual 1x128 activations with 128x128
    weights; it then accumulates each K block's products in fp32 with the scales applied (DeepGEMM's
    promotion).  Everything else block-scaled runs on SIMT, which scales the inputs as it loads them
    (exact fp32 sums, slow); AUTO takes it, and ASYNC_COPY, PIPELINED and SM100_TCGEN05 named are
    NOT_SUPPORTED.  MX scales: on Blackwell, SM100_TCGEN05 (and AUTO) multiplies with tcgen05's
-   block-scaled MMAs (kind::mxf8f6f4, the scale tiles copied into tensor memory by tcgen05.cp) where
-   the operands are K-major with 16-byte rows and no bias or activation is fused: compiled and checked
-   by a self-check of its own at the first MX-scaled product (a failure sends them to SIMT), never run
-   by this project.  Everything else MX-scaled runs on SIMT
-   as block scales do (AUTO takes it on every GPU; its scaled inputs must lie in fp32's range), and
-   ASYNC_COPY, PIPELINED and SM90_TMA_WGMMA named are NOT_SUPPORTED.  Inputs of the two 8-bit formats
-   (e4m3 by e5m2) take block scales as inputs of one format do, and MX scales on SIMT alone
-   (SM100_TCGEN05 named: NOT_SUPPORTED). */
+   block-scaled MMAs (kind::mxf8f6f4, the scale tiles copied into tensor memory by tcgen05.cp) where the
+   operands are K-major with 16-byte rows: compiled and checked by a self-check of its own at the first
+   MX-scaled product (a failure sends them to SIMT), never run by this project.  Everything else
+   MX-scaled runs on SIMT as block scales do (AUTO takes it on every GPU; its scaled inputs must lie in
+   fp32's range), and ASYNC_COPY, PIPELINED and SM90_TMA_WGMMA named are NOT_SUPPORTED.  Inputs of the
+   two 8-bit formats (e4m3 by e5m2) take block scales as inputs of one format do, and MX scales on SIMT
+   alone (SM100_TCGEN05 named: NOT_SUPPORTED). */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_matmul(asyncgemm_handle_t handle, const asyncgemm_matmul_desc_t *desc,
                                                   void *stream);
 

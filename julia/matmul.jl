@@ -30,8 +30,8 @@ A `bias` or an `activation` needs libasyncgemm 0.2 or later; a wrong one throws 
 
 `algo` is `:auto` (the fastest that serves the problem) or one of [`algorithms`](@ref); an
 algorithm that cannot serve the problem throws an [`AsyncGemmError`](@ref) saying why.
-`:sm100_tcgen05` has no fused bias or activation yet: named with one, it throws, and `:auto`
-chooses among the others.
+Every algorithm fuses the bias and the activation (`:sm100_tcgen05` from libasyncgemm 0.2.6 on:
+named with them, an earlier library throws, and its `:auto` chooses among the others).
 
 # 8-bit inputs
 
@@ -94,7 +94,7 @@ Hopper the K-major form of the same product needs no copies. `:simt` named alway
 inputs itself, of either format.
 
 The library still refuses, with an [`AsyncGemmError`](@ref): `:sm100_tcgen05` named (Blackwell)
-with 8-bit inputs of the two formats, in a form other than the K-major one or with a bias or activation
+with 8-bit inputs of the two formats or in a form other than the K-major one
 (`ASYNCGEMM_STATUS_NOT_SUPPORTED`; the K-major form runs on its `kind::f8f6f4` kernels, which this
 project has compiled and self-checks but never run), and `:sm90_tma_wgmma` named with a `C` TMA
 cannot store, one not 16-byte aligned or with columns not a multiple of 16 bytes apart

@@ -18,8 +18,8 @@ bool allows(asyncgemm_algo_t algo, asyncgemm_algo_t family) {
 }  // namespace
 
 bool sm100_takes(asyncgemm_algo_t algo, const GemmParams &params) {
-    return k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM100_TCGEN05) && !has_fused_epilogue(params) &&
-           !has_block_scales(params) && !has_mixed_eight_bit_inputs(params) && sm100_tma_obstacle(params).empty();
+    return k_major(params) && allows(algo, ASYNCGEMM_ALGO_SM100_TCGEN05) && !has_block_scales(params) &&
+           !has_mixed_eight_bit_inputs(params) && sm100_tma_obstacle(params).empty();
 }
 
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params) {

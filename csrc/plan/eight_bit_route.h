@@ -23,7 +23,7 @@ struct EightBitRoute {
 };
 
 // The 8-bit kernels read K-major operands alone, through TMA: SM100_TCGEN05's (kind::f8f6f4, or
-// kind::mxf8f6f4.block_scale with MX scales; one format; no fused epilogue, no fp32 block scales) on
+// kind::mxf8f6f4.block_scale with MX scales; one format; no fp32 block scales) on
 // Blackwell, else SM90_TMA_WGMMA's (wgmma's 8-bit kinds, e4m3 and e5m2 in any pair; C and D through
 // TMA too; fp32 block scales where B's are not per column, no MX scales) on Hopper; SIMT's read any,
 // and apply any scales.  Block- and MX-scaled products the tensor-core kernels cannot take run on

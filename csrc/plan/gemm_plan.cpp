@@ -39,16 +39,13 @@ bool loaded(const Handle &handle, asyncgemm_algo_t algo) {
     return family != Family::Count && handle.family_available(family);
 }
 
-// The fastest available algorithm for the problem (the skinny family aside, which gemm() tries
-// first): tcgen05 on Blackwell (once its self-check passed, and where the call fuses nothing it
-// lacks) and TMA + wgmma on Hopper, for 16-bit inputs (and f32 ones in TF32 mode) that TMA can
-// describe; else mma.sync for 16-bit inputs (and K-major f32 ones in TF32 mode); fp32 FMA otherwise
-// (and wherever no tensor-core family loaded).
+// The fastest available algorithm for the problem (the skinny family aside, which gemm() tries first):
+// tcgen05 on Blackwell (once its self-check passed) and TMA + wgmma on Hopper, for 16-bit inputs (and f32
+// ones in TF32 mode) that TMA can describe; else mma.sync for 16-bit inputs (and K-major f32 ones in TF32
+// mode); fp32 FMA otherwise (and wherever no tensor-core family loaded).
 asyncgemm_algo_t choose_auto(const Handle &handle, const GemmParams &params) {
-    const bool sm100_serves_epilogue = !has_fused_epilogue(params) || fuses_epilogue(ASYNCGEMM_ALGO_SM100_TCGEN05);
-    if (sm100_serves_epilogue && sm100_supports(params, handle.math_mode()) &&
-        loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) && sm100_tma_obstacle(params).empty() &&
-        sm100_self_check_passed(handle))
+    if (sm100_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM100_TCGEN05) &&
+        sm100_tma_obstacle(params).empty() && sm100_self_check_passed(handle))
         return ASYNCGEMM_ALGO_SM100_TCGEN05;
     if (sm90_supports(params, handle.math_mode()) && loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) &&
         sm90_tma_obstacle(params).empty())
@@ -95,12 +92,12 @@ void check_block_scales(asyncgemm_algo_t algo, const GemmParams &params) {
         fail(ASYNCGEMM_STATUS_MISALIGNED, name + " loads block-scaled A and B through TMA, but " + obstacle);
 }
 
-// The refusals of 8-bit inputs by an algorithm named explicitly: SIMT and (on Hopper, K-major)
-// SM90_TMA_WGMMA serve them with kernels of their own, the others but SM100_TCGEN05 on f16 copies
-// (plan/widened_inputs.h), which hold no MX scales; SM90_TMA_WGMMA still needs C and D described by
-// TMA; SM100_TCGEN05 reads them K-major, of one format, through TMA, without a fused epilogue, once
-// its self-check passed.  Inputs of two formats (e4m3 x e5m2) SIMT and SM90_TMA_WGMMA read themselves,
-// the sm80 families multiply on f16 copies (so without block scales), SM100_TCGEN05 refuses.
+// The refusals of 8-bit inputs by an algorithm named explicitly: SIMT and (on Hopper, K-major) SM90_TMA_WGMMA
+// serve them with kernels of their own, the others but SM100_TCGEN05 on f16 copies (plan/widened_inputs.h),
+// which hold no MX scales; SM90_TMA_WGMMA still needs C and D described by TMA; SM100_TCGEN05 reads them
+// K-major, of one format, through TMA, once its self-check passed.  Inputs of two formats (e4m3 x e5m2) SIMT
+// and SM90_TMA_WGMMA read themselves, the sm80 families multiply on f16 copies (so without block scales),
+// SM100_TCGEN05 refuses.
 void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params) {
     if (has_block_scales(params)) check_block_scales(algo, params);
     if (has_mx_scales(params) && algo != ASYNCGEMM_ALGO_SIMT && algo != ASYNCGEMM_ALGO_SM100_TCGEN05)
@@ -112,9 +109,6 @@ void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmPara
             fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) +
                                                      " multiplies 8-bit inputs of one format (type_a and type_b "
                                                      "both e4m3 or both e5m2; the others take e4m3 by e5m2)");
-        if (has_fused_epilogue(params))
-            fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) + " has no fused bias or activation "
-                                                                                "epilogue (every other algorithm has)");
         if (params.a_k_major == 0 || params.b_k_major == 0)
             fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
                  std::string(algo_name(algo)) + " reads 8-bit float inputs K-major only (row-major: op_a N and op_b "
@@ -176,10 +170,6 @@ void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams 
         return;
     }
     const Family family = family_of(algo);
-    if (has_fused_epilogue(params) && !fuses_epilogue(algo))
-        fail(ASYNCGEMM_STATUS_NOT_SUPPORTED, std::string(algo_name(algo)) +
-                                                 " has no fused bias or activation epilogue (every other "
-                                                 "algorithm has)");
     if (family == Family::Sm80 && !sm80_supports(params, handle.math_mode()))
         fail(ASYNCGEMM_STATUS_NOT_SUPPORTED,
              std::string(algo_name(algo)) + " needs f16 or bf16 A and B, or f32 ones in TF32 math mode with "
@@ -207,8 +197,6 @@ void check_forced(const Handle &handle, asyncgemm_algo_t algo, const GemmParams 
 }
 
 }  // namespace
-
-bool fuses_epilogue(asyncgemm_algo_t algo) { return algo != ASYNCGEMM_ALGO_SM100_TCGEN05; }
 
 bool algo_available(const Handle &handle, asyncgemm_algo_t algo) {
     if (algo == ASYNCGEMM_ALGO_AUTO) return loaded(handle, ASYNCGEMM_ALGO_SIMT);

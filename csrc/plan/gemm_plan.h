@@ -13,10 +13,6 @@ namespace asyncgemm::plan {
 // never was, plan/self_check.h).
 bool algo_available(const Handle &handle, asyncgemm_algo_t algo);
 
-// True when the algorithm's epilogue adds a bias and applies an activation (fused_epilogue.cuh):
-// every algorithm but SM100_TCGEN05, which has none yet.
-bool fuses_epilogue(asyncgemm_algo_t algo);
-
 // Validates, chooses the algorithm (args.algo, or the best available one for AUTO), and launches on
 // `stream`.  Throws Error without launching anything when the call cannot be served.
 void gemm(const Handle &handle, const GemmArgs &args, void *stream);

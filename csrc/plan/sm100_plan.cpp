@@ -85,6 +85,11 @@ Sm100Params sm100_params(const GemmParams &p) {
         params.mx_batch_bytes_a = params.a_batched ? mx_scale_bytes(p.m, p.k) : 0;
         params.mx_batch_bytes_b = params.b_batched ? mx_scale_bytes(p.n, p.k) : 0;
     }
+    params.bias = p.bias;
+    params.stride_bias = p.stride_bias;
+    params.bias_per_row = p.bias_per_row;
+    params.type_bias = p.type_bias;
+    params.activation = p.activation;
     return params;
 }
 

@@ -63,6 +63,18 @@ asyncgemm_algo_t reference_algo(const SelfCheckProblem &problem) {
                                                                             : ASYNCGEMM_ALGO_PIPELINED;
 }
 
+// As asyncgemm-bench spells them (act=).
+const char *activation_text(asyncgemm_activation_t activation) {
+    switch (activation) {
+    case ASYNCGEMM_ACT_NONE: return "none";
+    case ASYNCGEMM_ACT_RELU: return "relu";
+    case ASYNCGEMM_ACT_GELU_TANH: return "gelu";
+    case ASYNCGEMM_ACT_GELU_ERF: return "gelu_erf";
+    case ASYNCGEMM_ACT_SILU: return "silu";
+    }
+    return "unknown";
+}
+
 std::string number(float value) {
     char text[32];
     snprintf(text, sizeof text, "%g", static_cast<double>(value));
@@ -82,6 +94,10 @@ std::string describe(const SelfCheckProblem &problem, const GemmParams &canonica
     if (problem.batch_count > 1) text += " batch " + std::to_string(problem.batch_count);
     if (problem.scaled) text += " scales " + number(kScales[0]) + ", " + number(kScales[1]);
     if (problem.mx) text += " MX scales";
+    if (problem.bias != ASYNCGEMM_BIAS_NONE)
+        text += problem.bias == ASYNCGEMM_BIAS_PER_ROW ? " bias per row" : " bias per column";
+    if (problem.activation != ASYNCGEMM_ACT_NONE)
+        text += std::string(" act=") + activation_text(problem.activation);
     return text + " alpha=" + number(problem.alpha) + " beta=" + number(problem.beta) + " " +
            dtype_name(problem.type_cd) + (problem.beta != 0.0f ? " C/D" : " D") + " against " +
            algo_name(reference_algo(problem));
@@ -201,6 +217,11 @@ SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &pro
     const std::vector<unsigned char> mx_b = problem.mx ? mx_scales(problem.n, problem.k, problem.batch_count, rng)
                                                        : std::vector<unsigned char>{};
     std::optional<DeviceBuffer> mx_a_device, mx_b_device;
+    const int64_t bias_length = problem.bias == ASYNCGEMM_BIAS_PER_ROW ? problem.m : problem.n;
+    const std::vector<unsigned char> bias = random_elements(
+        args.type_d, problem.bias != ASYNCGEMM_BIAS_NONE ? bias_length * problem.batch_count : 0, rng);
+    std::optional<DeviceBuffer> bias_device;
+    if (!bias.empty()) bias_device.emplace(api, static_cast<int64_t>(bias.size()));
     const StreamDrain drain(api, stream);  // after the buffers: they outlive whatever is queued on them
 
     upload(api, a_device, a, stream);
@@ -221,6 +242,14 @@ SelfCheckOutcome check_problem(const Handle &handle, const SelfCheckProblem &pro
         args.scale_a = mx_a_device->pointer();
         args.scale_b = mx_b_device->pointer();
     }
+    if (bias_device) {
+        upload(api, *bias_device, bias, stream);
+        args.bias_mode = problem.bias;
+        args.bias = bias_device->pointer();
+        args.type_bias = args.type_d;
+        args.stride_bias = bias_length;
+    }
+    args.activation = problem.activation;
     poison(api, tested_device, d_bytes, stream);
     poison(api, reference_device, d_bytes, stream);
     args.a = a_device.pointer();
@@ -261,6 +290,11 @@ const std::vector<SelfCheckProblem> &sm100_self_check_problems(Sm100Check check)
         P{e4m3, bf16, row, N, T, 200, 136, 520, 1, 1.0f, 0.0f, true},  // K, K: scaled
         P{e5m2, f32, row, N, T, 96, 264, 384, 2, 1.5f, 1.0f},          // K, K: a batch, C seeded
         P{e4m3, f16, col, T, N, 130, 72, 256, 1, 1.0f, -1.0f, true},   // K, K: scaled, f16 C
+        // The fused epilogue after C seeded and after C applied in the epilogue, over ragged edges.
+        P{bf16, f32, row, N, T, 136, 200, 192, 2, 1.5f, 0.5f, false, false, ASYNCGEMM_BIAS_PER_COL,
+          ASYNCGEMM_ACT_GELU_TANH},  // K, K: C seeded, a batch with a bias each
+        P{f16, f16, col, N, T, 200, 72, 136, 1, 1.0f, -1.0f, false, false, ASYNCGEMM_BIAS_PER_COL,
+          ASYNCGEMM_ACT_SILU},  // MN, MN: f16 C, the bias along canonical rows
     };
     // kind::mxf8f6f4.block_scale: ragged tiles and K tiles, a batch, C seeded and not.
     static const std::vector<SelfCheckProblem> mx_problems{

@@ -20,8 +20,9 @@ namespace asyncgemm::plan {
 // One small GEMM as a caller states it.  Between them the problems cover every pair of canonical
 // operand majors for 16-bit inputs, f32 (tf32) inputs in two majors, ragged tile and K-block edges,
 // a batch, 16-bit and f32 outputs, and C both ways: loaded into the accumulator by tcgen05.cp (f32 C,
-// unscaled and scaled by beta/alpha) and applied in the epilogue (f16 C); 8-bit inputs with tensor
-// scales and with MX scales (kind::mxf8f6f4.block_scale, its scale tiles copied by tcgen05.cp).
+// unscaled and scaled by beta/alpha) and applied in the epilogue (f16 C); a fused bias per row and
+// per column with an activation, after each way of adding C; 8-bit inputs with tensor scales and
+// with MX scales (kind::mxf8f6f4.block_scale, its scale tiles copied by tcgen05.cp).
 struct SelfCheckProblem {
     asyncgemm_dtype_t type_ab, type_cd;
     asyncgemm_order_t order;
@@ -30,6 +31,9 @@ struct SelfCheckProblem {
     float alpha, beta;
     bool scaled = false;  // 8-bit inputs with tensor scales (kScaleA, kScaleB in device memory)
     bool mx = false;      // 8-bit inputs with MX scales, random powers of two 2^-3 .. 2^3
+    // The fused epilogue: a random bias of D's type, one set per batch, and the activation.
+    asyncgemm_bias_t bias = ASYNCGEMM_BIAS_NONE;
+    asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
 };
 
 // The problems of `check`, in the order they run: the family's (the MX-scaled ones are the other

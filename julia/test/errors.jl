@@ -44,18 +44,6 @@
             @test !isempty(err.message) && err.message == library_message
             @test occursin(library_message, sprint(showerror, err))
         end
-        # A named algorithm without fused epilogues (include/asyncgemm.h, asyncgemm_matmul).
-        without_fusion = intersect((:sm100_tcgen05,), AsyncGemm.algorithms())
-        @testset "algo=:$algo with an activation" for algo in without_fusion
-            err = try
-                matmul!(C, A, B; activation=:relu, algo)
-            catch caught
-                caught
-            end
-            @test err isa AsyncGemmError
-            @test err.status == AsyncGemm.ASYNCGEMM_STATUS_NOT_SUPPORTED
-            @test occursin("fused", err.message)
-        end
         # An argument only the library checks.
         err = try
             copy2d!(C, copy(C); vector_bytes=3)

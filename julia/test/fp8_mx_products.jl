@@ -119,7 +119,8 @@
         @test close_to(Array(D), expected, mx_tolerance(Float32, :auto, form))
     end
 
-    # A bias or an activation keeps MX-scaled products on :simt, the K-major form on Blackwell too.
+    # α, β, a bias and an activation, fused by whichever family multiplies (Blackwell's tcgen05
+    # kernels in the K-major form there, from libasyncgemm 0.2.6 on).
     @testset "α, β, a bias and an activation: $what" for (what, form) in (forms[1], forms[2])
         m, n, k = 320, 200, 416
         qa, Ea, qbt, Eb, product = mx_product(Float8_E4M3FN, m, n, k)

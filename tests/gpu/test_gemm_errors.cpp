@@ -323,18 +323,6 @@ TEST_CASE("asyncgemm_matmul refuses a bad descriptor by name and leaves D untouc
          [](asyncgemm_matmul_desc_t &d) { d.type_a = ASYNCGEMM_R_8F_E4M3, d.type_b = ASYNCGEMM_R_16BF; }, invalid,
          "desc->type_b"},
     };
-    // The one algorithm without a fused epilogue refuses a fused call by name, where it runs.
-    int sm100 = 0;
-    REQUIRE(asyncgemm_algo_available(args.handle, ASYNCGEMM_ALGO_SM100_TCGEN05, &sm100) == ASYNCGEMM_STATUS_SUCCESS);
-    if (sm100 != 0) {
-        bad.push_back({"GELU forced on SM100_TCGEN05",
-                       [](asyncgemm_matmul_desc_t &d) {
-                           d.activation = ASYNCGEMM_ACT_GELU_ERF, d.algo = ASYNCGEMM_ALGO_SM100_TCGEN05;
-                       },
-                       unsupported, "ASYNCGEMM_ALGO_SM100_TCGEN05 has no fused"});
-    } else {
-        MESSAGE("SM100_TCGEN05 does not run here: its refusal of a fused call is not tested");
-    }
     // The Hopper 8-bit kernels apply block scales to K-major inputs (of either format each); the valid
     // call's B is MN-major (row-major, op_b N).  SIMT takes any.
     int sm90 = 0;

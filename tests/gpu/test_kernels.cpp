@@ -131,25 +131,23 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     no_product.beta = 2.0f;
     no_product.c_source = CSource::Buffer;
     cases.push_back(no_product);
-    // The fused bias and activation (asyncgemm_matmul), where the family fuses them.
-    if (ag::plan::fuses_epilogue(k.algo)) {
-        GemmCase fused = base;
-        fused.type_cd = ASYNCGEMM_R_16BF;
-        fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
-        fused.c_source = CSource::Buffer;
-        fused.beta = 0.5f;
-        fused.bias_mode = ASYNCGEMM_BIAS_PER_COL;
-        fused.activation = ASYNCGEMM_ACT_GELU_ERF;
-        cases.push_back(fused);
-        // Without C (applied to the accumulators on SM90), alpha folded in, an f32 bias per row.
-        fused.type_cd = ASYNCGEMM_R_16F;
-        fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
-        fused.c_source = CSource::Null;
-        fused.alpha = -0.75f, fused.beta = 0.0f;
-        fused.bias_mode = ASYNCGEMM_BIAS_PER_ROW, fused.bias_f32 = true;
-        fused.activation = ASYNCGEMM_ACT_GELU_TANH;
-        cases.push_back(fused);
-    }
+    // The fused bias and activation (asyncgemm_matmul).
+    GemmCase fused = base;
+    fused.type_cd = ASYNCGEMM_R_16BF;
+    fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
+    fused.c_source = CSource::Buffer;
+    fused.beta = 0.5f;
+    fused.bias_mode = ASYNCGEMM_BIAS_PER_COL;
+    fused.activation = ASYNCGEMM_ACT_GELU_ERF;
+    cases.push_back(fused);
+    // Without C (applied to the accumulators on SM90), alpha folded in, an f32 bias per row.
+    fused.type_cd = ASYNCGEMM_R_16F;
+    fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
+    fused.c_source = CSource::Null;
+    fused.alpha = -0.75f, fused.beta = 0.0f;
+    fused.bias_mode = ASYNCGEMM_BIAS_PER_ROW, fused.bias_f32 = true;
+    fused.activation = ASYNCGEMM_ACT_GELU_TANH;
+    cases.push_back(fused);
     // A batch, B broadcast.
     GemmCase batch = base;
     batch.type_cd = ASYNCGEMM_R_16BF;
@@ -366,15 +364,13 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
         }
         for (const GemmCase &c : cases_for(k, rng)) check_forced(k, c, 1, rng, stream.get());
         if (k.splits) {
-            // K of 48 blocks and more in three ranges, on few tiles (with the fused epilogue where
-            // the family has it: it follows the ranges' sum).
+            // K of 48 blocks and more in three ranges, on few tiles, with the fused epilogue (it
+            // follows the ranges' sum).
             GemmCase split = cases_for(k, rng).front();
             split.m = 100, split.n = 70, split.k = 3100;
-            if (ag::plan::fuses_epilogue(k.algo)) {
-                split.bias_mode = ASYNCGEMM_BIAS_PER_ROW;
-                split.bias_f32 = true;
-                split.activation = ASYNCGEMM_ACT_SILU;
-            }
+            split.bias_mode = ASYNCGEMM_BIAS_PER_ROW;
+            split.bias_f32 = true;
+            split.activation = ASYNCGEMM_ACT_SILU;
             check_forced(k, split, 3, rng, stream.get());
             // Two ranges: the last to finish adds the other's partial to its own.
             check_forced(k, split, 2, rng, stream.get());

@@ -65,11 +65,12 @@ TEST_CASE("8-bit route: rows TMA cannot describe, fused epilogues and named fami
     GemmParams unaligned_d = problem(true, true);
     unaligned_d.ldd = 193;  // D's rows off 16 bytes: the Hopper family stores through TMA
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, unaligned_d), ASYNCGEMM_ALGO_PIPELINED, true);
-    // Blackwell's epilogue stores by threads, but fuses no bias.
+    // Blackwell's epilogue stores by threads.
     check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, unaligned_d), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
+    // Every family fuses a bias and an activation.
     GemmParams fused = problem(true, true);
     fused.activation = 1;
-    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, fused), ASYNCGEMM_ALGO_PIPELINED, true);
+    check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_AUTO, fused), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
     check_route(eight_bit_route(kHopper, ASYNCGEMM_ALGO_AUTO, fused), ASYNCGEMM_ALGO_SM90_TMA_WGMMA, false);
     // A named family takes the route it names: SIMT its own kernels, the sm80 ones f16 copies.
     const GemmParams p = problem(true, true);
@@ -118,12 +119,12 @@ TEST_CASE("8-bit route: MX scales run on tcgen05's block-scaled MMAs where they 
     check_route(eight_bit_route(kAmpere, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
     check_route(eight_bit_route(kSimtOnly, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
     check_route(eight_bit_route(kBlackwell, ASYNCGEMM_ALGO_SIMT, p), ASYNCGEMM_ALGO_SIMT, false);
-    // Blackwell without the tcgen05 route: an MN-major operand, a fused epilogue.
+    // Blackwell without the tcgen05 route: an MN-major operand; with it, a fused epilogue.
     GemmParams mn = problem(true, false);
     mn.mx_scale_a = mn.mx_scale_b = scales;
     check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, mn), ASYNCGEMM_ALGO_SIMT, false);
     p.activation = 1;
-    check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SIMT, false);
+    check_route(eight_bit_route(kBlackwellMx, ASYNCGEMM_ALGO_AUTO, p), ASYNCGEMM_ALGO_SM100_TCGEN05, false);
 }
 
 TEST_CASE("8-bit route: e4m3 by e5m2 runs on wgmma's and SIMT's kernels, or on f16 copies, never on tcgen05's") {

@@ -23,6 +23,13 @@ GemmArgs on_fake_buffers(const SelfCheckProblem &problem) {
     args.b = reinterpret_cast<const void *>(uintptr_t{0x2000000});
     args.c = problem.beta != 0.0f ? reinterpret_cast<const void *>(uintptr_t{0x3000000}) : nullptr;
     args.d = reinterpret_cast<void *>(uintptr_t{0x4000000});
+    if (problem.bias != ASYNCGEMM_BIAS_NONE) {
+        args.bias_mode = problem.bias;
+        args.bias = reinterpret_cast<const void *>(uintptr_t{0x7000000});
+        args.type_bias = args.type_d;
+        args.stride_bias = problem.bias == ASYNCGEMM_BIAS_PER_ROW ? problem.m : problem.n;
+    }
+    args.activation = problem.activation;
     return args;
 }
 
@@ -66,9 +73,14 @@ TEST_CASE("every self-check problem is a valid call that the Blackwell family se
     }
 }
 
-TEST_CASE("the self-check problems cover every operand major, both ways of adding C, batches and outputs") {
+TEST_CASE("the self-check problems cover every operand major, both ways of adding C, batches, outputs and "
+          "the fused epilogue") {
     std::set<std::pair<int, int>> sixteen_bit_majors, tf32_majors;
     bool seeded_as_is = false, seeded_scaled = false, c_in_epilogue = false, batched = false;
+    // The fused epilogue's: a bias along canonical rows and columns, after C seeded and after C
+    // applied in the epilogue, over a batch with a bias each.
+    bool bias_per_row = false, bias_per_column = false, fused_after_seed = false, fused_after_c = false,
+         fused_batch = false;
     std::set<int32_t> output_types;
     for (const SelfCheckProblem &problem : sm100_self_check_problems(Sm100Check::Family)) {
         const GemmParams params = canonicalize(on_fake_buffers(problem));
@@ -82,6 +94,15 @@ TEST_CASE("the self-check problems cover every operand major, both ways of addin
         }
         batched = batched || params.batch_count > 1;
         output_types.insert(params.type_cd);
+        if (params.bias != nullptr) {
+            CHECK(params.activation != 0);
+            (params.bias_per_row ? bias_per_row : bias_per_column) = true;
+            if (sm100_seeds_c(params))
+                fused_after_seed = true;
+            else if (params.beta != 0.0f)
+                fused_after_c = true;
+            fused_batch = fused_batch || (params.batch_count > 1 && params.stride_bias > 0);
+        }
     }
     CHECK(sixteen_bit_majors.size() == 4);
     CHECK(tf32_majors.size() >= 2);
@@ -91,4 +112,9 @@ TEST_CASE("the self-check problems cover every operand major, both ways of addin
     CHECK(c_in_epilogue);
     CHECK(batched);
     CHECK(output_types == std::set<int32_t>{kF32, kF16, kBF16});
+    CHECK(bias_per_row);
+    CHECK(bias_per_column);
+    CHECK(fused_after_seed);
+    CHECK(fused_after_c);
+    CHECK(fused_batch);
 }

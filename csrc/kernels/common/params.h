@@ -60,8 +60,7 @@ struct GemmParams {
     // The fused epilogue (asyncgemm_matmul): D = act(alpha * A·B + beta * C + bias) in fp32, rounded
     // once.  bias null: none; else bias[i] is added to row i of D (bias_per_row) or to column i,
     // elements of type_bias (kF32 or type_cd), batches stride_bias elements apart (0 broadcasts).
-    // activation: an Activation (kernels/common/epilogue_math.h).  The families that fuse it are
-    // those plan::fuses_epilogue names; the others are never given one.
+    // activation: an Activation (kernels/common/epilogue_math.h).  Every family fuses it.
     const void *bias;
     int64_t stride_bias;
     int32_t bias_per_row;

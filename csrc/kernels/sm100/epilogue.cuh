@@ -1,9 +1,10 @@
-// The epilogue warpgroup: for each of the block's tiles, waits for its accumulator, and each thread
-// takes one row of it (its warp's quarter of the tensor-memory lanes) 32 columns at a time with
-// tcgen05.ld, computes alpha * acc (alpha times the tensor scales of 8-bit inputs) (+ beta * C where C did not enter the accumulator), converts and
-// stores the 32 elements straight to global memory: 16-byte vectors where the row allows, element by
-// element at the right edge.  Once every thread has read the accumulator it is released to the MMA
-// thread for the tile after next, so this overlaps the next tile's MMAs (the seed tutorial's design:
+// The epilogue warpgroup: for each of the block's tiles, waits for its accumulator, and each thread takes one
+// row of it (its warp's quarter of the tensor-memory lanes) 32 columns at a time with tcgen05.ld, computes
+// alpha * acc (alpha times the tensor scales of 8-bit inputs), + beta * C where C did not enter the
+// accumulator, and the fused bias and activation where the call has them (fused_epilogue.cuh, as every
+// family), converts and stores the 32 elements straight to global memory: 16-byte vectors where the row
+// allows, element by element at the right edge.  Once every thread has read the accumulator it is released to
+// the MMA thread for the tile after next, so this overlaps the next tile's MMAs (the seed tutorial's design:
 // no shared memory for D, and no TMA store traffic competing with the loads).
 #pragma once
 
@@ -12,6 +13,7 @@
 
 #include "kernels/common/convert.cuh"
 #include "kernels/common/epilogue_math.h"
+#include "kernels/common/fused_epilogue.cuh"
 #include "kernels/common/input_scale.cuh"
 #include "kernels/common/ring_position.cuh"
 #include "kernels/common/tcgen05.cuh"
@@ -65,6 +67,15 @@ __device__ __forceinline__ void store_d(const Sm100Params &p, int64_t row, int32
         if (col0 + e < p.n) d[e] = from_float<TOut>(v[e]);
 }
 
+// v = act(v + bias) at columns col0.. of `row` (< m), nothing past column n (the bias ends there).
+template <typename TOut>
+__device__ __forceinline__ void apply_fused(const FusedEpilogue<TOut> &fused, int64_t row, int32_t col0, int32_t n,
+                                            float (&v)[kChunkColumns]) {
+#pragma unroll
+    for (int e = 0; e < kChunkColumns; ++e)
+        if (col0 + e < n) v[e] = fused(v[e], row, col0 + e);
+}
+
 template <typename TOut>
 __device__ __forceinline__ void drain_accumulators(const Sm100Params &p, const SharedStorage &smem, uint32_t tmem_base) {
     const uint32_t quarter = (threadIdx.x / 32) % 4;  // the lanes this warp may read
@@ -77,6 +88,8 @@ __device__ __forceinline__ void drain_accumulators(const Sm100Params &p, const S
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
         const WorkTile tile = schedule.item(p, i).place;
         const int64_t row = static_cast<int64_t>(tile.m) * kTileM + quarter * 32 + lane;
+        const FusedEpilogue<TOut> fused(p.bias, p.stride_bias, p.type_bias, p.bias_per_row != 0, p.activation,
+                                        tile.batch);
         if (product) {
             wait_parity(&smem.acc_full[accumulator.index], accumulator.phase);
             ptx::tcgen05_fence_after_thread_sync();
@@ -99,6 +112,7 @@ __device__ __forceinline__ void drain_accumulators(const Sm100Params &p, const S
             }
             if (row < p.m && col0 < p.n) {
                 if (c_here) add_c<TOut>(p, row, col0, tile.batch, v);
+                if (!fused.none()) apply_fused(fused, row, col0, p.n, v);
                 store_d<TOut>(p, row, col0, tile.batch, v);
             }
         }

@@ -49,6 +49,13 @@ struct Sm100Params {
     const uint8_t *mx_scale_a;
     const uint8_t *mx_scale_b;
     int64_t mx_batch_bytes_a, mx_batch_bytes_b;  // from one batch's scales to the next; 0: broadcast
+    // The fused epilogue (GemmParams's): bias null for none, else added to row i of D (bias_per_row)
+    // or column i, of type_bias, batches stride_bias elements apart; then the activation.
+    const void *bias;
+    int64_t stride_bias;
+    int32_t bias_per_row;
+    int32_t type_bias;
+    int32_t activation;
 };
 
 // True when the MMAs are block-scaled (both scales are set, or neither).
