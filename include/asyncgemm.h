@@ -139,7 +139,8 @@ ASYNCGEMM_API asyncgemm_status_t asyncgemm_gemm(
     asyncgemm_algo_t algo, void *stream);
 
 /* The same for batch_count independent problems; stride_x is the distance in elements between
-   consecutive matrices of x (0 broadcasts one matrix to every batch, allowed for a, b and c). */
+   consecutive matrices of x (0 broadcasts one matrix to every batch, allowed for a, b and c).  c may
+   equal d with the same type, ld and stride. */
 ASYNCGEMM_API asyncgemm_status_t asyncgemm_gemm_strided_batched(
     asyncgemm_handle_t handle, asyncgemm_order_t order, asyncgemm_op_t op_a, asyncgemm_op_t op_b,
     int64_t m, int64_t n, int64_t k,
@@ -207,7 +208,8 @@ typedef struct {
     float alpha, beta;
     const void *a; asyncgemm_dtype_t type_a; int64_t lda, stride_a;
     const void *b; asyncgemm_dtype_t type_b; int64_t ldb, stride_b;
-    const void *c; asyncgemm_dtype_t type_c; int64_t ldc, stride_c;  /* c may be NULL when beta == 0 */
+    /* c may be NULL when beta == 0, or equal d (the same type, ld and stride) */
+    const void *c; asyncgemm_dtype_t type_c; int64_t ldc, stride_c;
     void *d;       asyncgemm_dtype_t type_d; int64_t ldd, stride_d;
     /* bias: m (PER_ROW) or n (PER_COL) contiguous values of type_bias (D's type or f32), batches
        stride_bias elements apart (0: one bias for every batch); ignored with ASYNCGEMM_BIAS_NONE. */

@@ -85,6 +85,10 @@ each (from libasyncgemm 0.2.5 on; 0.2.4 multiplied Float16 copies), `:simt` read
 
 Each task lends its handle a workspace of its own (32 MiB, `AsyncGemm.WORKSPACE_BYTES`), which the
 library uses inside stream capture too, so a product on copies also runs in a `CUDA.capture`.
+A graph so captured uses the task's workspace: replay it while the task lives and keeps its stream
+(the workspace is freed when the task is finalized or moves to another stream), not at the same
+time as the task's own products, and make the task's first product on a stream outside a capture
+(it allocates the workspace).
 The copies must fit in it, as the library then uses no memory of its own: they take about
 2·K·(M + N) bytes (an operand's times its batch count where it is a batch). Where they do not (M =
 N = K = 4096 needs 64 MiB), `:auto` runs `:simt`, whose kernels read 8-bit inputs themselves

@@ -5,8 +5,9 @@
 // TF32 with an MN-major operand, 0.13x).  Instead it copies each such matrix into 16-byte aligned
 // scratch (asyncgemm_copy2d's kernels; transposed for a tf32 operand), runs the Hopper family on the
 // copies, and copies D back where D was the one TMA could not describe.  The scratch is the handle's
-// workspace; where it cannot hold the copies (a stream being captured, device memory exhausted) the
-// call takes the slower family, never fails.
+// workspace (the caller's where lent); where it cannot hold the copies (a stream being captured
+// without a lent one, a lent one too small, device memory exhausted) the call takes the slower
+// family, never fails.
 #pragma once
 
 #include <stddef.h>
@@ -57,7 +58,8 @@ bool sm90_copies_pay(const GemmParams &params, const Sm90Copies &copies, bool fa
 
 // Copies, multiplies and copies back, all on `stream`, unsplit (the workspace holds the copies).
 // Returns false, launching nothing, where the handle's workspace cannot hold the copies: the stream
-// is being captured, or the device has not the memory.
+// is being captured without a lent workspace, a lent one is too small, or the device has not the
+// memory.
 bool launch_sm90_on_copies(const Handle &handle, const GemmParams &params, const Sm90Copies &copies, void *stream);
 
 }  // namespace asyncgemm::plan

@@ -400,7 +400,7 @@ TEST_CASE("every skinny kernel computes its problems, split or not, and is the o
     }
 }
 
-TEST_CASE("AUTO gives a GEMM with a side of at most 32 to the skinny family") {
+TEST_CASE("AUTO gives a GEMM with a side of at most 16 to the skinny family") {
     Rng rng = rng_for("auto skinny");
     Stream stream;
     GemmCase decode;  // y = x W^T, bf16, one token
