@@ -63,7 +63,8 @@ typedef enum {
        algorithm returns NOT_SUPPORTED.  SM90_TMA_WGMMA named still needs C and D described by TMA
        (MISALIGNED); SM100_TCGEN05 named refuses every case its 8-bit kernels do not read.  NaN
        inputs give NaN, but for alpha * sa * sb zero (or underflowing fp32), which means no product:
-       D = beta * C. */
+       D = beta * C.  D is rounded to its type as for any inputs: past its largest finite value it
+       is infinite (f16 D of two e4m3 inputs at 448 with K >= 1), nothing saturates. */
     ASYNCGEMM_R_8F_E4M3 = 3,
     ASYNCGEMM_R_8F_E5M2 = 4
 } asyncgemm_dtype_t;

@@ -4,6 +4,7 @@
 // message, D untouched); AUTO never may.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -100,6 +101,35 @@ TEST_CASE("tails of every tile dimension") {
                     check_gemm(c, rng, stream.get(), &tally);
                 }
     check_tally(tally, "tail shapes");
+}
+
+TEST_CASE("a small side of 1 to 64 (decode, few right-hand sides): AUTO over both sides, orders and ops") {
+    // AUTO's skinny family takes sides up to 16, the tensor-core families the rest: each size on m
+    // and on n, against a large other side and K with tails, every order and op pair, a batch.
+    Rng rng = rng_for("gemm small sides");
+    Stream stream;
+    constexpr int64_t kSmallSides[] = {1, 2, 3, 7, 8, 16, 17, 33, 64};
+    constexpr asyncgemm_dtype_t kPairs[][2] = {
+        {ASYNCGEMM_R_16BF, ASYNCGEMM_R_16BF}, {ASYNCGEMM_R_16F, ASYNCGEMM_R_32F}, {ASYNCGEMM_R_32F, ASYNCGEMM_R_32F}};
+    int turn = 0;
+    for (int64_t small : kSmallSides)
+        for (bool small_m : {true, false})
+            for (asyncgemm_order_t order : kOrders)
+                for (int ops = 0; ops < 4; ++ops, ++turn) {
+                    GemmCase c;
+                    c.type_ab = kPairs[turn % 3][0], c.type_cd = kPairs[turn % 3][1];
+                    c.order = order;
+                    c.op_a = kOps[ops % 2], c.op_b = kOps[ops / 2];
+                    const int64_t large = uniform(rng, 400, 900);
+                    c.m = small_m ? small : large;
+                    c.n = small_m ? large : small;
+                    c.k = uniform(rng, 500, 1500);
+                    c.aligned16 = turn % 2 == 0;
+                    c.alpha = 1.25f;
+                    if (turn % 3 == 0) c.c_source = CSource::Buffer, c.beta = -0.5f;
+                    if (turn % 5 == 0) c.batch_count = 3, c.batched_api = true;
+                    check_gemm(c, rng, stream.get());
+                }
 }
 
 TEST_CASE("k = 0 gives D = beta * C, or zeros without C") {
@@ -515,6 +545,83 @@ TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm
         c.scale_a = pick(rng, kScales);
         c.scale_b = pick(rng, kScales);
     });
+}
+
+TEST_CASE("8-bit float inputs: a NaN reaches its row of D, and sums past D's range are infinite") {
+    // asyncgemm.h (ASYNCGEMM_R_8F_E4M3): NaN inputs give NaN; D is rounded to its type as any sum is,
+    // so a sum past f16's largest finite value is +inf there (nothing saturates), finite in bf16 and
+    // f32.  Both formats' NaN pattern 0x7F; e4m3's largest finite 448 (0x7E).  Every algorithm,
+    // K-major B (row-major A·Bᵀ: Hopper's 8-bit kernels) and MN-major B (widened or SIMT).
+    const int64_t m = 130, n = 144, k = 160;
+    Stream stream;
+    asyncgemm_handle_t handle = test_env().handle;
+    const auto run = [&](asyncgemm_algo_t algo, asyncgemm_dtype_t type_a, asyncgemm_dtype_t type_b, bool b_k_major,
+                         asyncgemm_dtype_t type_d, const HostArray &a, const HostArray &b, HostArray &d) {
+        DeviceBuffer a_device(a.bytes()), b_device(b.bytes()), d_device(d.bytes());
+        a_device.upload(a.data(), stream.get());
+        b_device.upload(b.data(), stream.get());
+        d_device.upload(d.data(), stream.get());
+        asyncgemm_matmul_desc_t desc;
+        asyncgemm_matmul_desc_init(&desc);
+        desc.order = ASYNCGEMM_ORDER_ROW;
+        desc.op_a = ASYNCGEMM_OP_N;
+        desc.op_b = b_k_major ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+        desc.m = m, desc.n = n, desc.k = k;
+        desc.a = a_device.get(), desc.type_a = type_a, desc.lda = k;
+        desc.b = b_device.get(), desc.type_b = type_b, desc.ldb = b_k_major ? k : n;
+        desc.d = d_device.get(), desc.type_d = desc.type_c = type_d, desc.ldd = desc.ldc = n;
+        desc.algo = algo;
+        const asyncgemm_status_t status = asyncgemm_matmul(handle, &desc, stream.get());
+        d_device.download(d.data(), stream.get());
+        cuda_check(cudaStreamSynchronize(stream.get()), "the 8-bit product");
+        return status;
+    };
+    int ran = 0;
+    for (asyncgemm_algo_t algo : available_gemm_algos(handle))
+        for (const auto &[type_a, type_b] : {std::pair{ASYNCGEMM_R_8F_E4M3, ASYNCGEMM_R_8F_E4M3},
+                                            std::pair{ASYNCGEMM_R_8F_E5M2, ASYNCGEMM_R_8F_E4M3}})
+            for (bool b_k_major : {true, false}) {
+                INFO(algo_name(algo) << ", A " << dtype_name(type_a) << ", B " << dtype_name(type_b)
+                                     << (b_k_major ? " K-major" : " MN-major"));
+                // A = 1 and B = 0.5 everywhere but a NaN at A(5, 0): row 5 of D is NaN, the rest k / 2.
+                HostArray a(type_a, static_cast<size_t>(m * k)), b(type_b, static_cast<size_t>(k * n));
+                for (size_t i = 0; i < a.count(); ++i) a.set(i, 1.0f);
+                for (size_t i = 0; i < b.count(); ++i) b.set(i, 0.5f);
+                a.set_bits(static_cast<size_t>(5 * k), 0x7F);
+                HostArray d(ASYNCGEMM_R_16F, static_cast<size_t>(m * n));
+                const asyncgemm_status_t status = run(algo, type_a, type_b, b_k_major, ASYNCGEMM_R_16F, a, b, d);
+                if (algo != ASYNCGEMM_ALGO_AUTO && status != ASYNCGEMM_STATUS_SUCCESS) {
+                    CHECK((status == ASYNCGEMM_STATUS_NOT_SUPPORTED || status == ASYNCGEMM_STATUS_MISALIGNED));
+                    continue;
+                }
+                REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
+                ++ran;
+                int nan_row = 0, exact_elsewhere = 0;
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t j = 0; j < n; ++j) {
+                        const double value = d.value(static_cast<size_t>(i * n + j));
+                        if (i == 5) nan_row += std::isnan(value);
+                        else exact_elsewhere += value == 0.5 * k;
+                    }
+                CHECK(nan_row == n);
+                CHECK(exact_elsewhere == (m - 1) * n);
+                // A and B at e4m3's largest finite value: each sum 448 * 448 * k = 32,112,640.
+                if (type_a != ASYNCGEMM_R_8F_E4M3) continue;
+                for (size_t i = 0; i < a.count(); ++i) a.set_bits(i, 0x7E);
+                for (size_t i = 0; i < b.count(); ++i) b.set_bits(i, 0x7E);
+                for (asyncgemm_dtype_t type_d : {ASYNCGEMM_R_16F, ASYNCGEMM_R_16BF, ASYNCGEMM_R_32F}) {
+                    HostArray large(type_d, static_cast<size_t>(m * n));
+                    REQUIRE(run(algo, type_a, type_b, b_k_major, type_d, a, b, large) == ASYNCGEMM_STATUS_SUCCESS);
+                    int expected = 0;
+                    for (size_t i = 0; i < large.count(); ++i) {
+                        const double value = large.value(i);
+                        expected += type_d == ASYNCGEMM_R_16F ? std::isinf(value) && value > 0
+                                                              : std::abs(value - 32112640.0) <= 32112640.0 * 4e-3;
+                    }
+                    CHECK_MESSAGE(expected == m * n, "D " << dtype_name(type_d));
+                }
+            }
+    CHECK(ran > 0);
 }
 
 TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3, every algorithm, any majors") {

@@ -337,15 +337,23 @@ TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
     split_case.n = 90;
     split_case.k = 2048;
     split_case.batch_count = 1;
+    // Rows off 16 bytes, large enough that AUTO on Hopper copies them for its family when it runs
+    // eagerly: inside a capture the handle's workspace holds no copies, so it must run without them.
+    GemmCase unaligned_case;
+    unaligned_case.type_ab = unaligned_case.type_cd = ASYNCGEMM_R_16F;
+    unaligned_case.m = 1200, unaligned_case.n = 1400, unaligned_case.k = 1040;
+    unaligned_case.lda_pad = 1, unaligned_case.ldb_pad = 3, unaligned_case.ldd_pad = 1;
     int available = 0;
     REQUIRE(asyncgemm_algo_available(test_env().handle, ASYNCGEMM_ALGO_PIPELINED, &available) ==
             ASYNCGEMM_STATUS_SUCCESS);
     const bool pipelined = available == 1;
     GemmProblem gemm(gemm_case);
     GemmProblem split(split_case);
+    GemmProblem unaligned(unaligned_case);
     CopyProblem copy(copy_case);
     gemm.fill(rng, stream.get());
     split.fill(rng, stream.get());
+    unaligned.fill(rng, stream.get());
     copy.fill(rng, stream.get());
 
     // Global mode: any call the library made that may not be captured (an allocation, a
@@ -359,9 +367,12 @@ TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
     const asyncgemm_status_t split_status =
         pipelined ? split.launch(test_env().handle, stream.get()) : ASYNCGEMM_STATUS_SUCCESS;
     const std::string split_message = asyncgemm_last_error();
+    const asyncgemm_status_t unaligned_status = unaligned.launch(test_env().handle, stream.get());
+    const std::string unaligned_message = asyncgemm_last_error();
     const cudaError_t captured = cudaStreamEndCapture(stream.get(), &graph.graph);
     REQUIRE_MESSAGE(gemm_status == ASYNCGEMM_STATUS_SUCCESS, gemm_message);
     REQUIRE_MESSAGE(split_status == ASYNCGEMM_STATUS_SUCCESS, split_message);
+    REQUIRE_MESSAGE(unaligned_status == ASYNCGEMM_STATUS_SUCCESS, unaligned_message);
     REQUIRE_MESSAGE(copy_status == ASYNCGEMM_STATUS_SUCCESS, copy_message);
     REQUIRE_MESSAGE(captured == cudaSuccess, std::string(cudaGetErrorName(captured)));
     REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
@@ -370,10 +381,12 @@ TEST_CASE("a GEMM and a copy captured into a CUDA graph replay on new inputs") {
         INFO("replay " << replay);
         gemm.fill(rng, stream.get());
         split.fill(rng, stream.get());
+        unaligned.fill(rng, stream.get());
         copy.fill(rng, stream.get());
         REQUIRE(cudaGraphLaunch(graph.exec, stream.get()) == cudaSuccess);
         CHECK(gemm.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
         if (pipelined) CHECK(split.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
+        CHECK(unaligned.verify(stream.get(), ASYNCGEMM_MATH_DEFAULT) == "");
         CHECK(copy.verify(stream.get()) == "");
     }
 }
@@ -451,6 +464,72 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
     CHECK_FALSE(refused);
     CHECK(asyncgemm_set_workspace(handle, nullptr, 0) == ASYNCGEMM_STATUS_SUCCESS);
     cuda_check(cudaStreamSynchronize(stream.get()), "the workspace's last user");
+}
+
+TEST_CASE("a graph replayed beside another stream's calls, each handle with its own workspace: the eager bits") {
+    // asyncgemm_set_workspace's rule: calls that may run at once go through handles of their own, each
+    // with its own workspace.  A decode step and a solve with 7 right-hand sides (the skinny family,
+    // K split over the GPU) and a long K on two tiles (split K), through AUTO: the captured call
+    // replays the eager one's bits while the other handle's calls run on the other stream.
+    Rng rng = rng_for("two workspaces");
+    Stream first, second;
+    asyncgemm_handle_t handle = test_env().handle;
+    asyncgemm_handle_t other = nullptr;
+    REQUIRE(asyncgemm_create(&other) == ASYNCGEMM_STATUS_SUCCESS);
+    DeviceBuffer first_workspace(ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
+    DeviceBuffer second_workspace(ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
+    REQUIRE(asyncgemm_set_workspace(handle, first_workspace.get(), ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES) ==
+            ASYNCGEMM_STATUS_SUCCESS);
+    REQUIRE(asyncgemm_set_workspace(other, second_workspace.get(), ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES) ==
+            ASYNCGEMM_STATUS_SUCCESS);
+    GemmCase decode;  // y = x W^T, bf16, one token
+    decode.type_ab = decode.type_cd = ASYNCGEMM_R_16BF;
+    decode.op_b = ASYNCGEMM_OP_T;
+    decode.m = 1, decode.n = 4096, decode.k = 4096;
+    decode.aligned16 = true;
+    GemmCase solve = decode;  // column-major D = W^T X, f32 D and C
+    solve.order = ASYNCGEMM_ORDER_COL;
+    solve.op_a = ASYNCGEMM_OP_T, solve.op_b = ASYNCGEMM_OP_N;
+    solve.type_ab = ASYNCGEMM_R_16F, solve.type_cd = ASYNCGEMM_R_32F;
+    solve.m = 3000, solve.n = 7, solve.k = 1536;
+    solve.c_source = CSource::Buffer, solve.beta = 0.5f;
+    GemmCase few_tiles = decode;
+    few_tiles.type_ab = few_tiles.type_cd = ASYNCGEMM_R_16F;
+    few_tiles.m = 128, few_tiles.n = 256, few_tiles.k = 8192;
+    few_tiles.c_source = CSource::Buffer, few_tiles.beta = 0.5f;
+    for (const GemmCase &c : {decode, solve, few_tiles}) {
+        INFO(c.describe());
+        GemmProblem replayed(c), beside(c);
+        replayed.fill(rng, first.get());
+        beside.fill(rng, second.get());
+        REQUIRE_MESSAGE(replayed.launch(handle, first.get()) == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
+        CHECK(replayed.verify(first.get(), ASYNCGEMM_MATH_DEFAULT) == "");
+        const std::vector<unsigned char> eager_bits = replayed.d_bytes(first.get());
+        // Run again: the same bits (the split's ranges are summed in a fixed order).
+        REQUIRE(replayed.launch(handle, first.get()) == ASYNCGEMM_STATUS_SUCCESS);
+        CHECK(replayed.d_bytes(first.get()) == eager_bits);
+        REQUIRE_MESSAGE(beside.launch(other, second.get()) == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
+        CHECK(beside.verify(second.get(), ASYNCGEMM_MATH_DEFAULT) == "");
+        const std::vector<unsigned char> beside_bits = beside.d_bytes(second.get());
+
+        GraphExec graph;
+        REQUIRE(cudaStreamBeginCapture(first.get(), cudaStreamCaptureModeGlobal) == cudaSuccess);
+        const asyncgemm_status_t captured = replayed.launch(handle, first.get());
+        const std::string message = asyncgemm_last_error();
+        REQUIRE(cudaStreamEndCapture(first.get(), &graph.graph) == cudaSuccess);
+        REQUIRE_MESSAGE(captured == ASYNCGEMM_STATUS_SUCCESS, message);
+        REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
+        for (int round = 0; round < 3; ++round) {
+            REQUIRE(cudaGraphLaunch(graph.exec, first.get()) == cudaSuccess);
+            REQUIRE(beside.launch(other, second.get()) == ASYNCGEMM_STATUS_SUCCESS);
+        }
+        CHECK(replayed.d_bytes(first.get()) == eager_bits);
+        CHECK(beside.d_bytes(second.get()) == beside_bits);
+    }
+    CHECK(asyncgemm_set_workspace(handle, nullptr, 0) == ASYNCGEMM_STATUS_SUCCESS);
+    cuda_check(cudaStreamSynchronize(first.get()), "the first workspace's last user");
+    cuda_check(cudaStreamSynchronize(second.get()), "the second workspace's last user");
+    CHECK(asyncgemm_destroy(other) == ASYNCGEMM_STATUS_SUCCESS);
 }
 
 TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before wrote, add up exactly") {
