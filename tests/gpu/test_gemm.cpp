@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -397,32 +398,35 @@ TEST_CASE("fused bias and activation: every bias mode, activation, D type and or
                                           {ASYNCGEMM_R_16F, ASYNCGEMM_R_16F},   {ASYNCGEMM_R_32F, ASYNCGEMM_R_32F}};
     const asyncgemm_activation_t activations[] = {ASYNCGEMM_ACT_NONE, ASYNCGEMM_ACT_RELU, ASYNCGEMM_ACT_GELU_TANH,
                                                   ASYNCGEMM_ACT_GELU_ERF, ASYNCGEMM_ACT_SILU};
+    // Every (family, order, bias, activation, D type); the op pair, alignment, bias type, C (none, its
+    // own, D in place) and batches (a bias each or one for all) rotate independently of the type.
     int turn = 0;
     for (asyncgemm_algo_t algo : available_gemm_algos(test_env().handle))
         for (asyncgemm_order_t order : {ASYNCGEMM_ORDER_ROW, ASYNCGEMM_ORDER_COL})
             for (asyncgemm_bias_t bias : {ASYNCGEMM_BIAS_NONE, ASYNCGEMM_BIAS_PER_ROW, ASYNCGEMM_BIAS_PER_COL})
-                for (asyncgemm_activation_t activation : activations) {
-                    if (bias == ASYNCGEMM_BIAS_NONE && activation == ASYNCGEMM_ACT_NONE) continue;
-                    ++turn;
-                    GemmCase c;
-                    c.algo = algo;
-                    c.order = order;
-                    c.type_ab = types[turn % 4][0], c.type_cd = types[turn % 4][1];
-                    c.op_a = turn % 2 ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
-                    c.op_b = turn % 3 ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
-                    c.m = uniform(rng, 1, 200), c.n = uniform(rng, 1, 200), c.k = uniform(rng, 1, 300);
-                    c.aligned16 = turn % 2 == 0;
-                    c.bias_mode = bias, c.activation = activation;
-                    c.bias_f32 = turn % 3 == 0;
-                    c.alpha = 0.75f;
-                    if (turn % 4 == 1) c.c_source = CSource::Buffer, c.beta = -0.5f;
-                    if (turn % 4 == 3) c.c_source = CSource::SameAsD, c.beta = 1.0f;
-                    if (turn % 5 == 0) {
-                        c.batch_count = 3, c.batched_api = true;
-                        c.broadcast_bias = turn % 2 == 0;
+                for (asyncgemm_activation_t activation : activations)
+                    for (const auto &type : types) {
+                        if (bias == ASYNCGEMM_BIAS_NONE && activation == ASYNCGEMM_ACT_NONE) continue;
+                        ++turn;
+                        GemmCase c;
+                        c.algo = algo;
+                        c.order = order;
+                        c.type_ab = type[0], c.type_cd = type[1];
+                        c.op_a = turn / 4 % 2 ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+                        c.op_b = turn / 8 % 2 ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
+                        c.m = uniform(rng, 1, 160), c.n = uniform(rng, 1, 160), c.k = uniform(rng, 1, 200);
+                        c.aligned16 = turn % 3 != 0;
+                        c.bias_mode = bias, c.activation = activation;
+                        c.bias_f32 = turn % 5 < 2;
+                        c.alpha = 0.75f;
+                        if (turn / 4 % 3 == 1) c.c_source = CSource::Buffer, c.beta = -0.5f;
+                        if (turn / 4 % 3 == 2) c.c_source = CSource::SameAsD, c.beta = 1.0f;
+                        if (turn % 7 == 0) {
+                            c.batch_count = 3, c.batched_api = true;
+                            c.broadcast_bias = turn % 14 == 0;
+                        }
+                        check_gemm(c, rng, nullptr, &tally);
                     }
-                    check_gemm(c, rng, nullptr, &tally);
-                }
     // Split K (few tiles, long K), the skinny family (a side of 1 to 16 columns), alpha = 0 and k = 0
     // (D = act(beta * C + bias)), each through AUTO.
     GemmCase split;
@@ -462,6 +466,83 @@ TEST_CASE("fused bias and activation: every bias mode, activation, D type and or
         MESSAGE(algo_name(algo) << " ran " << ran << " fused cases, refused " << refused);
         CHECK(ran > 0);
     }
+}
+
+TEST_CASE("fused activations on the GPU at the extremes: infinities, NaN, huge and tiny values") {
+    // D = act(A·B + bias) with A·B = 1 everywhere (A = 1, B = 1/8, k = 8) and f32 D: each column's
+    // bias puts one extreme value into the activation, through every algorithm and AUTO (here the
+    // skinny family).  asyncgemm.h: act(+inf) = +inf, act(-inf) = 0 (ReLU +0, the others -0), NaN
+    // stays NaN; finite values as the textbook forms in double precision, within 1e-4 relative (the
+    // device's exp and division are approximate) or 1e-30 absolute (fp32 flushes what is smaller).
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    const std::vector<float> biases = {-kInf, kInf, std::nanf(""), -3e38f, 3e38f, -1e30f, 1e30f, -101.0f,
+                                       -21.0f, -6.0f, -2.0f, -1.0f, 0.0f, 4.0f, 19.0f, 99.0f};
+    const int64_t m = 2, n = static_cast<int64_t>(biases.size()), k = 8;
+    Stream stream;
+    asyncgemm_handle_t handle = test_env().handle;
+    HostArray a(ASYNCGEMM_R_16F, static_cast<size_t>(m * k)), b(ASYNCGEMM_R_16F, static_cast<size_t>(k * n));
+    HostArray bias(ASYNCGEMM_R_32F, biases.size());
+    for (size_t i = 0; i < a.count(); ++i) a.set(i, 1.0f);
+    for (size_t i = 0; i < b.count(); ++i) b.set(i, 0.125f);
+    for (size_t i = 0; i < biases.size(); ++i) bias.set(i, biases[i]);
+    DeviceBuffer a_device(a.bytes()), b_device(b.bytes()), bias_device(bias.bytes());
+    a_device.upload(a.data(), stream.get());
+    b_device.upload(b.data(), stream.get());
+    bias_device.upload(bias.data(), stream.get());
+    const auto expected = [](double x, asyncgemm_activation_t activation) {
+        if (std::isinf(x)) return x > 0 ? x : activation == ASYNCGEMM_ACT_RELU ? 0.0 : -0.0;
+        switch (activation) {
+        case ASYNCGEMM_ACT_RELU: return x < 0 ? 0 : x;
+        case ASYNCGEMM_ACT_GELU_TANH: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+        case ASYNCGEMM_ACT_GELU_ERF: return 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+        case ASYNCGEMM_ACT_SILU: return x / (1 + std::exp(-x));
+        case ASYNCGEMM_ACT_NONE: break;
+        }
+        return x;
+    };
+    for (asyncgemm_algo_t algo : available_gemm_algos(handle))
+        for (asyncgemm_activation_t activation : {ASYNCGEMM_ACT_RELU, ASYNCGEMM_ACT_GELU_TANH, ASYNCGEMM_ACT_GELU_ERF,
+                                                  ASYNCGEMM_ACT_SILU}) {
+            INFO(algo_name(algo) << ", activation " << int(activation));
+            HostArray d(ASYNCGEMM_R_32F, static_cast<size_t>(m * n));
+            DeviceBuffer d_device(d.bytes());
+            d_device.upload(d.data(), stream.get());
+            asyncgemm_matmul_desc_t desc;
+            asyncgemm_matmul_desc_init(&desc);
+            desc.order = ASYNCGEMM_ORDER_ROW;
+            desc.m = m, desc.n = n, desc.k = k;
+            desc.a = a_device.get(), desc.type_a = ASYNCGEMM_R_16F, desc.lda = k;
+            desc.b = b_device.get(), desc.type_b = ASYNCGEMM_R_16F, desc.ldb = n;
+            desc.d = d_device.get(), desc.type_d = desc.type_c = ASYNCGEMM_R_32F, desc.ldd = desc.ldc = n;
+            desc.bias_mode = ASYNCGEMM_BIAS_PER_COL, desc.bias = bias_device.get(), desc.type_bias = ASYNCGEMM_R_32F;
+            desc.activation = activation;
+            desc.algo = algo;
+            const asyncgemm_status_t status = asyncgemm_matmul(handle, &desc, stream.get());
+            d_device.download(d.data(), stream.get());
+            cuda_check(cudaStreamSynchronize(stream.get()), "the fused product");
+            if (algo != ASYNCGEMM_ALGO_AUTO && status != ASYNCGEMM_STATUS_SUCCESS) {
+                CHECK((status == ASYNCGEMM_STATUS_NOT_SUPPORTED || status == ASYNCGEMM_STATUS_MISALIGNED));
+                continue;
+            }
+            REQUIRE_MESSAGE(status == ASYNCGEMM_STATUS_SUCCESS, asyncgemm_last_error());
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                    const double x = double(1.0f + biases[static_cast<size_t>(j)]);
+                    const double want = expected(x, activation);
+                    const double got = d.value(static_cast<size_t>(i * n + j));
+                    CAPTURE(x);
+                    CAPTURE(got);
+                    CAPTURE(want);
+                    if (std::isnan(want)) {
+                        CHECK(std::isnan(got));
+                    } else if (std::isinf(want) || want == 0.0) {
+                        CHECK(got == want);
+                        if (std::isinf(x)) CHECK(std::signbit(got) == std::signbit(want));
+                    } else {
+                        CHECK(std::abs(got - want) <= 1e-4 * std::abs(want) + 1e-30);
+                    }
+                }
+        }
 }
 
 TEST_CASE("TF32 math mode: wgmma and mma.sync run K-major f32 inputs as tf32, and refuse them otherwise") {
