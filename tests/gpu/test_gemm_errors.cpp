@@ -3,6 +3,7 @@
 // byte-identical.  The same valid call succeeds first, so the refusal is the bad argument's doing.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -345,6 +346,29 @@ TEST_CASE("asyncgemm_matmul refuses a bad descriptor by name and leaves D untouc
         CHECK(check_last_error({b.names}) == "");
         CHECK(buffers.d_untouched() == "");
     }
+    // The descriptor's own validation comes before any family's: every algorithm named refuses the
+    // invalid ones as AUTO does.
+    for (asyncgemm_algo_t algo : available_gemm_algos(args.handle))
+        for (const Bad &b : bad) {
+            if (b.expected != invalid) continue;
+            INFO(b.what << ", " << algo_name(algo));
+            asyncgemm_matmul_desc_t desc = valid;
+            b.spoil(desc);
+            desc.algo = algo;
+            CHECK(asyncgemm_matmul(args.handle, &desc, nullptr) == invalid);
+            CHECK(check_last_error({b.names}) == "");
+            CHECK(buffers.d_untouched() == "");
+        }
+    // A later version's descriptor with one of its fields set: this library cannot honour it.
+    std::vector<unsigned char> later(sizeof valid + 24, 0);
+    asyncgemm_matmul_desc_t grown = valid;
+    grown.struct_size = later.size();
+    memcpy(later.data(), &grown, sizeof grown);
+    later[sizeof valid + 5] = 1;
+    CHECK(asyncgemm_matmul(args.handle, reinterpret_cast<const asyncgemm_matmul_desc_t *>(later.data()), nullptr) ==
+          invalid);
+    CHECK(check_last_error({"desc"}) == "");
+    CHECK(buffers.d_untouched() == "");
     CHECK(asyncgemm_matmul(args.handle, nullptr, nullptr) == invalid);
     CHECK(check_last_error({"desc"}) == "");
     CHECK(asyncgemm_matmul(nullptr, &valid, nullptr) == invalid);
