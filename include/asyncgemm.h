@@ -160,7 +160,8 @@ typedef enum {
     ASYNCGEMM_BIAS_PER_COL = 2  /* n values: D[i][j] gets bias[j] (row-major: y = x*W^T + b) */
 } asyncgemm_bias_t;
 
-/* The activation applied last, in fp32, before D is rounded to its type. */
+/* The activation applied last, in fp32, before D is rounded to its type.  NaN stays NaN; +inf gives
+   +inf and -inf gives 0 (ReLU +0, the others -0), the limits of each form. */
 typedef enum {
     ASYNCGEMM_ACT_NONE = 0,
     ASYNCGEMM_ACT_RELU = 1,      /* max(x, 0) */

@@ -70,8 +70,6 @@ inline bool has_block_scales(const GemmParams &params) {
     return params.block_scale_a != nullptr || params.block_scale_b != nullptr;
 }
 
-// True when the call asks for a fused bias or activation (asyncgemm_matmul's epilogue).
-inline bool has_fused_epilogue(const GemmParams &params) { return params.bias != nullptr || params.activation != 0; }
 
 size_t dtype_size(int32_t dtype);
 const char *dtype_name(int32_t dtype);

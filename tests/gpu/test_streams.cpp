@@ -139,6 +139,37 @@ struct GraphExec {
     }
 };
 
+// A workspace of the test's own, lent to a handle for the scope and given back however the scope ends
+// (every queued use of it awaited first), so that no later test's call splits into freed memory.
+class LentWorkspace {
+public:
+    LentWorkspace(asyncgemm_handle_t handle, size_t bytes) : handle_(handle), buffer_(bytes) { lend(bytes); }
+    ~LentWorkspace() {
+        cudaDeviceSynchronize();
+        asyncgemm_set_workspace(handle_, nullptr, 0);
+    }
+    LentWorkspace(const LentWorkspace &) = delete;
+    LentWorkspace &operator=(const LentWorkspace &) = delete;
+
+    // Lends the first `bytes` of the buffer instead.
+    void lend(size_t bytes) {
+        REQUIRE(asyncgemm_set_workspace(handle_, buffer_.get(), bytes) == ASYNCGEMM_STATUS_SUCCESS);
+    }
+
+private:
+    asyncgemm_handle_t handle_;
+    DeviceBuffer buffer_;
+};
+
+// A handle of the test's own, destroyed with its owner.
+struct OwnedHandle {
+    asyncgemm_handle_t handle = nullptr;
+    OwnedHandle() { REQUIRE(asyncgemm_create(&handle) == ASYNCGEMM_STATUS_SUCCESS); }
+    ~OwnedHandle() { asyncgemm_destroy(handle); }
+    OwnedHandle(const OwnedHandle &) = delete;
+    OwnedHandle &operator=(const OwnedHandle &) = delete;
+};
+
 // A refusal these tests expect of a named algorithm: NOT_SUPPORTED (e.g. SM100 without its
 // self-check) and MISALIGNED (SM90_TMA_WGMMA over rows TMA cannot describe).  AUTO refuses nothing.
 bool refused_as_forced(asyncgemm_status_t status, asyncgemm_algo_t algo) {
@@ -418,9 +449,7 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
     Rng rng = rng_for("workspace graph");
     Stream stream;
     asyncgemm_handle_t handle = test_env().handle;
-    DeviceBuffer workspace(ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
-    REQUIRE(asyncgemm_set_workspace(handle, workspace.get(), ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES) ==
-            ASYNCGEMM_STATUS_SUCCESS);
+    LentWorkspace workspace(handle, ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
     for (asyncgemm_algo_t algo : available_gemm_algos(handle)) {
         if (algo == ASYNCGEMM_ALGO_ASYNC_COPY) continue;  // it never splits
         INFO("algorithm " << algo_name(algo));
@@ -454,16 +483,13 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
         }
     }
     // Too small for the partials: the call runs unsplit, and is still right.
-    REQUIRE(asyncgemm_set_workspace(handle, workspace.get(), ASYNCGEMM_WORKSPACE_MIN_BYTES) ==
-            ASYNCGEMM_STATUS_SUCCESS);
+    workspace.lend(ASYNCGEMM_WORKSPACE_MIN_BYTES);
     GemmCase small;
     small.type_ab = small.type_cd = ASYNCGEMM_R_16BF;
     small.m = 70, small.n = 90, small.k = 4096;
     bool refused = false;
     CHECK(run_gemm(handle, small, rng, stream.get(), ASYNCGEMM_MATH_DEFAULT, &refused) == "");
     CHECK_FALSE(refused);
-    CHECK(asyncgemm_set_workspace(handle, nullptr, 0) == ASYNCGEMM_STATUS_SUCCESS);
-    cuda_check(cudaStreamSynchronize(stream.get()), "the workspace's last user");
 }
 
 TEST_CASE("a graph replayed beside another stream's calls, each handle with its own workspace: the eager bits") {
@@ -474,14 +500,10 @@ TEST_CASE("a graph replayed beside another stream's calls, each handle with its 
     Rng rng = rng_for("two workspaces");
     Stream first, second;
     asyncgemm_handle_t handle = test_env().handle;
-    asyncgemm_handle_t other = nullptr;
-    REQUIRE(asyncgemm_create(&other) == ASYNCGEMM_STATUS_SUCCESS);
-    DeviceBuffer first_workspace(ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
-    DeviceBuffer second_workspace(ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
-    REQUIRE(asyncgemm_set_workspace(handle, first_workspace.get(), ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES) ==
-            ASYNCGEMM_STATUS_SUCCESS);
-    REQUIRE(asyncgemm_set_workspace(other, second_workspace.get(), ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES) ==
-            ASYNCGEMM_STATUS_SUCCESS);
+    const OwnedHandle owned;  // destroyed after its workspace is given back (declared before it)
+    asyncgemm_handle_t other = owned.handle;
+    LentWorkspace first_workspace(handle, ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
+    LentWorkspace second_workspace(other, ASYNCGEMM_WORKSPACE_RECOMMENDED_BYTES);
     GemmCase decode;  // y = x W^T, bf16, one token
     decode.type_ab = decode.type_cd = ASYNCGEMM_R_16BF;
     decode.op_b = ASYNCGEMM_OP_T;
@@ -526,10 +548,6 @@ TEST_CASE("a graph replayed beside another stream's calls, each handle with its 
         CHECK(replayed.d_bytes(first.get()) == eager_bits);
         CHECK(beside.d_bytes(second.get()) == beside_bits);
     }
-    CHECK(asyncgemm_set_workspace(handle, nullptr, 0) == ASYNCGEMM_STATUS_SUCCESS);
-    cuda_check(cudaStreamSynchronize(first.get()), "the first workspace's last user");
-    cuda_check(cudaStreamSynchronize(second.get()), "the second workspace's last user");
-    CHECK(asyncgemm_destroy(other) == ASYNCGEMM_STATUS_SUCCESS);
 }
 
 TEST_CASE("back-to-back GEMMs on one stream, each adding to the D the one before wrote, add up exactly") {
