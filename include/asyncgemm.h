@@ -55,10 +55,12 @@ typedef enum {
        operands K-major and 16-byte rows, the 8-bit tensor cores multiply them:
        exact products summed in their fp32 accumulator, which keeps fewer bits than fp32 (measured:
        D within 4e-3 of max |D| of an fp32 sum at K = 4096).  SIMT converts them to fp32 as it
-       loads them (any GPU, majors and alignment; exact fp32 sums).  Every other case (another GPU,
-       an MN-major operand, rows of A or B TMA cannot describe, ASYNC_COPY or PIPELINED named)
-       widens A and B into f16 copies in the handle's workspace first (exact) and runs a 16-bit
-       kernel on them; where the workspace cannot hold the copies (a call being captured without a
+       loads them (any GPU, majors and alignment; exact fp32 sums).  On Hopper an MN-major operand
+       (not a batch of them, its rows 4-byte aligned, the other matrices as TMA needs them) is first
+       transposed into a K-major 8-bit copy in the handle's workspace, and the 8-bit kernels multiply
+       (from 0.2.6).  Every other case (another GPU, rows of A or B TMA cannot describe, ASYNC_COPY
+       or PIPELINED named) widens A and B into f16 copies in the handle's workspace first (exact)
+       and runs a 16-bit kernel on them; where the workspace cannot hold the copies (a call being captured without a
        workspace set by asyncgemm_set_workspace, or one too small), AUTO takes SIMT and a named
        algorithm returns NOT_SUPPORTED.  SM90_TMA_WGMMA named still needs C and D described by TMA
        (MISALIGNED); SM100_TCGEN05 named refuses every case its 8-bit kernels do not read.  NaN

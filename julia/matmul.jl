@@ -78,8 +78,11 @@ other form (a plain M×K `A`, a transposed `B`, both), columns that are not 16-b
 read). There the library first widens `A` and `B`, exactly, into Float16 copies in the task's
 workspace and multiplies those with a 16-bit kernel, reading the scales itself: exact products
 summed in Float32, as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So
-`:auto` serves 8-bit inputs on every GPU and in every form; on Hopper, storing an operand K-major
-once (`permutedims`) is what puts a repeated product on the 8-bit tensor cores. `A` and `B` of the
+`:auto` serves 8-bit inputs on every GPU and in every form. On Hopper, from libasyncgemm 0.2.6 on,
+a plain `A` or `B` (one matrix, not a batch, its columns 4-byte aligned, the rest as above) is
+instead transposed into an 8-bit copy of the other form in the workspace, and the 8-bit tensor cores
+multiply, at half the copies' bytes and twice their rate; storing an operand K-major once
+(`permutedims`) still saves the copy on a repeated product. `A` and `B` of the
 two formats (E4M3 by E5M2) take the same paths: Hopper's 8-bit kernels read either format for
 each (from libasyncgemm 0.2.5 on; 0.2.4 multiplied Float16 copies), `:simt` reads them itself.
 

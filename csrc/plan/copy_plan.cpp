@@ -228,6 +228,48 @@ CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
     return launch;
 }
 
+namespace {
+
+// An 8-bit copy's parameters as canonicalize would give them (the dtype only sizes the elements).
+CopyProblem byte_transpose(const void *src, int64_t ld_src, const void *dst, int64_t ld_dst, int64_t rows,
+                           int64_t cols) {
+    CopyProblem problem;
+    CopyParams &p = problem.params;
+    p.rows = rows;
+    p.cols = cols;
+    p.src = src;
+    p.ld_src = ld_src;
+    p.dst = const_cast<void *>(dst);
+    p.ld_dst = ld_dst;
+    p.alpha = 1.0f;
+    p.dtype = ASYNCGEMM_R_8F_E4M3;
+    problem.transpose = true;
+    return problem;
+}
+
+}  // namespace
+
+bool transposable_bytes(const void *src, int64_t ld_src, const void *dst, int64_t ld_dst) {
+    return widest_vector_bytes(byte_transpose(src, ld_src, dst, ld_dst, 0, 0).params) >= 4;
+}
+
+void transpose_bytes(const Handle &handle, const void *src, int64_t ld_src, void *dst, int64_t ld_dst, int64_t rows,
+                     int64_t cols, void *stream) {
+    if (rows == 0 || cols == 0) return;
+    const CopyProblem canonical = byte_transpose(src, ld_src, dst, ld_dst, rows, cols);
+    CopyChoice choice;
+    choice.algo = ASYNCGEMM_COPY_PIPELINED;
+    choice.layout = ASYNCGEMM_SMEM_SWIZZLED;
+    // 16-byte vectors of bytes make transpose blocks too few for a tile's threads (vector_width.cuh).
+    choice.vector_bytes = std::min(widest_vector_bytes(canonical.params), 8);
+    if (choice.vector_bytes < 4)
+        fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "transpose_bytes: rows not 4-byte aligned (transposable_bytes)");
+    const CopyProblem problem = with_choice(canonical, choice);
+    const CopyLaunch launch = plan_launch(problem, choice.algo);
+    handle.launch(family_base(Family::Copy) + launch.kernel, Dim3{launch.grid, 1, 1}, Dim3{copy::kThreads, 1, 1},
+                  launch.dynamic_smem, &problem.params, sizeof problem.params, stream);
+}
+
 void copy2d(const Handle &handle, const CopyArgs &args, void *stream) {
     validate(args);
     const DeviceInfo &device = handle.device();

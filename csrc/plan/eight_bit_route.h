@@ -29,6 +29,8 @@ struct EightBitRoute {
 // and apply any scales.  Block- and MX-scaled products the tensor-core kernels cannot take run on
 // SIMT.  Every other case runs on f16 copies: with the family `algo` names, or for AUTO
 // SM90_TMA_WGMMA where TMA describes C and D, else PIPELINED, else SIMT on the inputs themselves.
+// (Where the route is SM90_TMA_WGMMA on copies, plan::gemm first tries its 8-bit kernels on K-major
+// 8-bit copies of the MN-major operands: plan/sm90_copies.h.)
 // `algo` named has passed its refusals (a named SM100_TCGEN05 then always has its own route, and no
 // tensor-core family but SM90_TMA_WGMMA is named with block scales).
 EightBitRoute eight_bit_route(const EightBitFamilies &families, asyncgemm_algo_t algo, const GemmParams &params);

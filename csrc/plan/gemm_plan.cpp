@@ -141,6 +141,12 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
         default: launch_simt(handle, params, 0, stream); return;
         }
     }
+    // Hopper, an MN-major operand: the 8-bit kernels on K-major 8-bit copies of it, where the
+    // workspace holds them (half the bytes of f16 copies, multiplied at twice their rate).
+    if (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA && handle.family_available(Family::Copy)) {
+        const std::optional<Sm90Copies> copies = plan_sm90_copies(params, false);
+        if (copies && launch_sm90_on_copies(handle, params, *copies, stream)) return;
+    }
     // Unsplit: a split would lease the workspace again while the copies hold it.
     const auto multiply = [&](const GemmParams &q) {
         if (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA) {

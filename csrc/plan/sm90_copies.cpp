@@ -82,6 +82,10 @@ const void *at(char *scratch, const ScratchCopy &copy) { return scratch + copy.o
 
 void launch_copy(const Handle &handle, const void *src, int64_t ld_src, void *dst, int64_t ld_dst, int64_t rows,
                  int64_t cols, bool transpose, int32_t dtype, void *stream) {
+    if (dtype_size(dtype) == 1) {  // plan_sm90_copies copies 8-bit matrices only to transpose them
+        transpose_bytes(handle, src, ld_src, dst, ld_dst, rows, cols, stream);
+        return;
+    }
     CopyArgs args;
     args.op = transpose ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
     args.rows = rows;
@@ -102,8 +106,11 @@ std::optional<Sm90Copies> plan_sm90_copies(const GemmParams &p, bool tf32) {
         p.batch_count > kMaxTmaCoordinate)
         return std::nullopt;
     const size_t ab = dtype_size(p.type_ab), cd = dtype_size(p.type_cd);
-    const bool transpose_a = tf32 && p.type_ab == kF32 && !p.a_k_major;
-    const bool transpose_b = tf32 && p.type_ab == kF32 && !p.b_k_major;
+    // wgmma reads tf32 and 8-bit operands K-major only: an MN-major one is copied transposed.
+    const bool eight_bit = is_eight_bit(p.type_ab);
+    const bool transposes = (tf32 && p.type_ab == kF32) || eight_bit;
+    const bool transpose_a = transposes && !p.a_k_major;
+    const bool transpose_b = transposes && !p.b_k_major;
     Sm90Copies copies;
     // A is m x k as stored K-major, k x m MN-major (the copy of a transposed one m x k); B likewise.
     const bool a_ok = p.a_k_major || transpose_a
@@ -124,6 +131,15 @@ std::optional<Sm90Copies> plan_sm90_copies(const GemmParams &p, bool tf32) {
         copies.d.batch_rows = p.batch_count > 1 ? p.m : 0;
     }
     if (!copies.a.used() && !copies.b.used() && !copies.c.used() && !copies.d.used()) return std::nullopt;
+    // 8-bit matrices are copied only to be transposed (transpose_bytes: 4-byte aligned rows); the
+    // scratch side is 256-byte aligned, its rows 16-byte multiples.
+    if (eight_bit) {
+        const auto byte_transpose = [&](const ScratchCopy &copy, const void *src) {
+            return !copy.used() || (copy.transpose && transposable_bytes(src, copy.ld_src, nullptr, copy.ld));
+        };
+        if (!byte_transpose(copies.a, p.a) || !byte_transpose(copies.b, p.b) || copies.c.used() || copies.d.used())
+            return std::nullopt;
+    }
 
     Layout layout(p);
     if (copies.a.used()) layout.place(copies.a, ab);

@@ -488,7 +488,8 @@ TEST_CASE("AUTO on Hopper serves matrices TMA cannot describe with the Hopper fa
     }
 }
 
-TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else widening copies and a 16-bit kernel") {
+TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them (on Hopper on an MN-major operand's K-major "
+          "copy), else widening copies and a 16-bit kernel") {
     Rng rng = rng_for("fp8 widened");
     Stream stream;
     const bool hopper = handle().family_available(ag::Family::Sm90);
@@ -499,13 +500,13 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else wi
     k_major.op_b = ASYNCGEMM_OP_T;
     k_major.aligned16 = true;
     k_major.scale_a = 0.5f, k_major.scale_b = 3.0f;
-    GemmCase mn_major = k_major;  // A MN-major: wgmma's 8-bit kinds have no transpose
+    GemmCase mn_major = k_major;  // A MN-major: wgmma's 8-bit kinds have no transpose, A is copied K-major
     mn_major.op_a = ASYNCGEMM_OP_T;
-    GemmCase unaligned = k_major;  // rows of A 523 bytes apart
+    GemmCase unaligned = k_major;  // rows of A 523 bytes apart: copied only to be transposed, so widened
     unaligned.type_ab = ASYNCGEMM_R_8F_E5M2;
     unaligned.aligned16 = false;
     unaligned.lda_pad = 3;
-    GemmCase batches = mn_major;  // three batches of A, one B for all
+    GemmCase batches = mn_major;  // three batches of A, one B for all: no transposing copy of batches
     batches.batch_count = 3, batches.batched_api = true, batches.broadcast_b = true;
     batches.type_cd = ASYNCGEMM_R_32F;
     GemmCase two_formats = k_major;  // e4m3 by e5m2: the Hopper 8-bit kernels read either format
@@ -513,14 +514,19 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them, else wi
     for (const GemmCase &c : {k_major, mn_major, unaligned, batches, two_formats}) {
         CAPTURE(c.describe());
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
-        int widen = 0, eight_bit = 0;
+        int widen = 0, transpose = 0, eight_bit = 0;
         for (const std::string &name : launched) {
             widen += name == "asyncgemm_copy2d_widen_n_b8";
+            transpose += name == "asyncgemm_copy2d_pipelined_t_b8";
             eight_bit += name.rfind("asyncgemm_sm90_gemm_f8", 0) == 0;
         }
         if (hopper && c.op_a == ASYNCGEMM_OP_N && c.aligned16) {
             CHECK(eight_bit == 1);
             CHECK(launched.size() == 1);
+        } else if (hopper && c.aligned16 && c.batch_count == 1) {
+            CHECK(transpose == 1);
+            CHECK(eight_bit == 1);
+            CHECK(launched.size() == 2);
         } else {
             CHECK(widen == 2);
             CHECK(eight_bit == 0);

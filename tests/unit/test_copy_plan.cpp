@@ -304,8 +304,12 @@ TEST_CASE("copy2d: the TMA map describes src as stored, in boxes of one tile") {
 }
 
 TEST_CASE("copy2d: launches pick the kernel by algorithm, op and element size") {
-    CHECK(copy::kKernelCount == 18);  // 16 of the API's algorithms, the row copy and the widening copy
+    // 16 of the API's algorithms, the row copy, the GEMM planner's byte transpose and widening copy.
+    CHECK(copy::kKernelCount == 19);
     CHECK(copy::kernel_index(copy::kCopyWiden, false, 1) == copy::kKernelCount - 1);
+    CHECK(std::string(copy::kKernels[copy::kernel_index(ASYNCGEMM_COPY_PIPELINED, true, 1)].name) ==
+          "asyncgemm_copy2d_pipelined_t_b8");
+    CHECK(copy::kernel_index(ASYNCGEMM_COPY_PIPELINED, false, 1) == -1);  // 8-bit copies only transpose
     CHECK(copy::kKernels[copy::kKernelCount - 1].dynamic_smem == 0);
     CopyArgs a = valid_copy();
     a.rows = 16384, a.cols = 16384, a.ld_src = 16384, a.ld_dst = 16384;

@@ -373,6 +373,40 @@ TEST_CASE("tf32 with MN-major operands: the Hopper family gets K-major copies wi
     CHECK(!plan::plan_sm90_copies(p, true));
 }
 
+TEST_CASE("MN-major 8-bit operands: transposed into K-major 8-bit copies, only where that is all it takes") {
+    // e4m3 NN, row-major: A K-major (rows of 528 bytes, which TMA reads), B MN-major (k x n, ldb 200):
+    // B copied n x k, its rows of 520 bytes rounded up to 528.
+    GemmParams p = test::canonical_problem(300, 200, 520, kE4M3, kBF16, true, false);
+    p.lda = 528;
+    const std::optional<plan::Sm90Copies> copies = plan::plan_sm90_copies(p, false);
+    REQUIRE(copies);
+    CHECK(!copies->a.used());
+    CHECK(copies->b.transpose);
+    CHECK(copies->b.rows == 200);
+    CHECK(copies->b.cols == 520);
+    CHECK(copies->b.ld == 528);  // 520 bytes rounded up to 16
+    CHECK(!copies->c.used());
+    CHECK(!copies->d.used());
+    alignas(256) static char scratch[1 << 20];
+    const GemmParams q = plan::on_copies(p, *copies, scratch);
+    CHECK(q.b_k_major == 1);
+    CHECK(supports_types(q.type_ab, q.type_cd, false, q.a_k_major != 0, q.b_k_major != 0));
+    CHECK(plan::tma_obstacle(q, false, true).empty());
+    // Rows of B 2 bytes off a 4-byte multiple: the byte transpose moves at least 4 bytes at a time.
+    GemmParams odd = p;
+    odd.ldb = 202;
+    CHECK(!plan::plan_sm90_copies(odd, false));
+    // A K-major operand TMA cannot describe would be a plain 8-bit copy, which the planner has not:
+    // the f16 copies serve it.
+    GemmParams unaligned = test::canonical_problem(300, 200, 520, kE4M3, kBF16, true, true);
+    unaligned.lda = 523;
+    CHECK(!plan::plan_sm90_copies(unaligned, false));
+    // Nor is D copied back for 8-bit inputs.
+    GemmParams odd_d = p;
+    odd_d.ldd = 201;
+    CHECK(!plan::plan_sm90_copies(odd_d, false));
+}
+
 TEST_CASE("unaligned 16-bit matrices: copies with 16-byte rows, D copied back, none where TMA reads them") {
     // 4095 x 4097 x 4093 f16, row-major A.B: A K-major (lda 4093), B MN-major (ldb 4097), D ldd 4097.
     GemmParams p = test::canonical_problem(4095, 4097, 4093, kF16, kF16, true, false);

@@ -30,9 +30,12 @@ __device__ __forceinline__ void copy2d_pipelined_tiles(const CopyParams &p, char
         cp_async_wait<S - 2>();  // this thread's copies of tile k have landed
         __syncthreads();         // everyone's have, and tile k - 1 has left its stage
         fill(k + S - 1);         // into the stage tile k - 1 used
-        if (p.alpha != 1.0f) {
-            scale_stage<ElemBytes, VecBytes>(p, stage(k), layout);
-            __syncthreads();
+        // 8-bit elements are the GEMM planner's copies, which never scale.
+        if constexpr (ElemBytes > 1) {
+            if (p.alpha != 1.0f) {
+                scale_stage<ElemBytes, VecBytes>(p, stage(k), layout);
+                __syncthreads();
+            }
         }
         const TileRect dst = tile_job<ElemBytes, Transpose>(p, run[k]).dst;
         drain_stage<ElemBytes, VecBytes, Transpose>(p, dst, stage(k), layout);

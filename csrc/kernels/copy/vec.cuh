@@ -14,6 +14,10 @@ namespace asyncgemm::copy {
 template <int ElemBytes>
 struct ElemBits;
 template <>
+struct ElemBits<1> {
+    using type = uint8_t;
+};
+template <>
 struct ElemBits<2> {
     using type = uint16_t;
 };
@@ -81,11 +85,11 @@ __device__ __forceinline__ void scale(V &v, float alpha, int32_t dtype) {
 
 // Column b of a square block of v x v elements held as v row vectors (v the elements of a vector):
 // the block's transpose, one vector at a time.  16-bit elements pair up in 32-bit words, so a word of
-// the column is one byte permute (prmt) of two rows' words.
+// the column is one byte permute (prmt) of two rows' words; 32-bit and 8-bit ones move one by one.
 template <class V>
 __device__ __forceinline__ V block_column(const V (&rows)[V::kElems], int b) {
     V column;
-    if constexpr (sizeof(typename V::Elem) == 4 || V::kElems == 1) {
+    if constexpr (sizeof(typename V::Elem) != 2 || V::kElems == 1) {
 #pragma unroll
         for (int a = 0; a < V::kElems; ++a) column.e[a] = rows[a].e[b];
     } else {

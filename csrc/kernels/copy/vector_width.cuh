@@ -13,11 +13,15 @@ template <int VecBytes>
 using VecWidth = cuda::std::integral_constant<int, VecBytes>;
 
 // Calls body(VecWidth<p.vec * ElemBytes>{}) for the widths from kMinVecBytes to 16 bytes that hold
-// whole elements; the planner never passes another.
+// whole elements; the planner never passes another.  8-bit elements (the GEMM planner's transposing
+// copies) stop at 8 bytes: a transpose block is v x v elements, and 16 x 16 bytes would leave half
+// of a tile's threads without one.
 template <int ElemBytes, int kMinVecBytes, class Body>
 __device__ __forceinline__ void with_vector_width(const CopyParams &p, Body &&body) {
     switch (p.vec * ElemBytes) {
-    case 16: body(VecWidth<16>{}); break;
+    case 16:
+        if constexpr (ElemBytes > 1) body(VecWidth<16>{});
+        break;
     case 8: body(VecWidth<8>{}); break;
     case 4: body(VecWidth<4>{}); break;
     case 2:
