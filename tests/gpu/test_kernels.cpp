@@ -22,6 +22,7 @@
 #include "gemm_problem.h"
 #include "kernels/skinny/skinny_traits.h"
 #include "plan/copy_kernels.h"
+#include "plan/copy_plan.h"
 #include "plan/gemm_plan.h"
 #include "plan/kernel_table.h"
 #include "plan/matmul_desc.h"
@@ -567,13 +568,54 @@ TEST_CASE("8-bit inputs with block scales: AUTO runs the Hopper 8-bit kernel whe
     }
 }
 
+TEST_CASE("the planner's byte transpose: every element in its place, ragged tiles, 8- and 4-byte vectors") {
+    // dst (rows x cols) = src^T, src stored cols x rows; the padding of dst's rows stays as it was.
+    Rng rng = rng_for("byte transpose");
+    Stream stream;
+    struct Shape {
+        int64_t rows, cols, ld_src, ld_dst;
+    };
+    // 16-byte leading dimensions (8-byte vectors), ragged on both sides; 4-byte ones (4-byte vectors).
+    for (const Shape &shape : {Shape{200, 136, 208, 144}, Shape{301, 77, 304, 80}, Shape{130, 129, 132, 132}}) {
+        CAPTURE(shape.rows);
+        CAPTURE(shape.cols);
+        std::vector<unsigned char> src(static_cast<size_t>(shape.cols * shape.ld_src));
+        std::vector<unsigned char> dst(static_cast<size_t>(shape.rows * shape.ld_dst), 0xA5);
+        for (unsigned char &byte : src) byte = static_cast<unsigned char>(uniform(rng, 0, 255));
+        DeviceBuffer src_device(src.size()), dst_device(dst.size());
+        src_device.upload(src.data(), stream.get());
+        dst_device.upload(dst.data(), stream.get());
+        REQUIRE(ag::plan::transposable_bytes(src_device.get(), shape.ld_src, dst_device.get(), shape.ld_dst));
+        ag::LaunchTrace trace;
+        ag::plan::transpose_bytes(handle(), src_device.get(), shape.ld_src, dst_device.get(), shape.ld_dst, shape.rows,
+                                  shape.cols, stream.get());
+        CHECK(trace.kernels() == std::vector<std::string>{"asyncgemm_copy2d_pipelined_t_b8"});
+        dst_device.download(dst.data(), stream.get());
+        cuda_check(cudaStreamSynchronize(stream.get()), "the byte transpose");
+        int64_t wrong = 0, padding_written = 0;
+        for (int64_t i = 0; i < shape.rows; ++i)
+            for (int64_t j = 0; j < shape.ld_dst; ++j) {
+                const unsigned char got = dst[static_cast<size_t>(i * shape.ld_dst + j)];
+                if (j < shape.cols)
+                    wrong += got != src[static_cast<size_t>(j * shape.ld_src + i)];
+                else
+                    padding_written += got != 0xA5;
+            }
+        CHECK(wrong == 0);
+        CHECK(padding_written == 0);
+    }
+    // Rows 2 bytes off a 4-byte multiple: no cp.async of them.
+    CHECK_FALSE(ag::plan::transposable_bytes(nullptr, 202, nullptr, 208));
+}
+
 TEST_CASE("every copy kernel, named by its algorithm (the row copy: chosen by AUTO), is the one that ran") {
     Rng rng = rng_for("copy kernels");
     Stream stream;
     for (const ag::copy::KernelInfo &k : ag::copy::kKernels) {
         CAPTURE(k.name);
         if (k.algo == ASYNCGEMM_COPY_TMA && test_env().cc_major < 9) continue;
-        if (k.algo == ag::copy::kCopyWiden) continue;  // the GEMM planner's, checked with 8-bit GEMMs above
+        // The GEMM planner's own 8-bit copies: checked with 8-bit GEMMs above and the byte transpose below.
+        if (k.elem_bytes == 1) continue;
         CopyCase c;
         c.dtype = k.elem_bytes == 4 ? ASYNCGEMM_R_32F : ASYNCGEMM_R_16BF;
         c.op = k.transpose ? ASYNCGEMM_OP_T : ASYNCGEMM_OP_N;
