@@ -13,7 +13,8 @@ under `FAST_MATH`) unless the task chooses with [`set_math_mode!`](@ref).
 `A` and `B` may also hold 8-bit floats (DLFP8Types' `Float8_E4M3FN` or `Float8_E5M2`) with
 dequantizing scales, one per matrix or one per block (1×128 or 128×128), on any GPU and in any
 form: on Hopper the 8-bit tensor cores multiply K-major ones (with block scales, where `A`'s are
-not one per row), and everything else runs on Float16 copies (with block scales, on SIMT kernels).
+not one per row) and K-major 8-bit copies of a plain operand, and everything else runs on Float16
+copies (with block scales, on SIMT kernels).
 They may also have MX scales, a power of two per row and 32 elements of K, which
 [`mx_scales`](@ref) lays out: on Blackwell the tensor cores multiply K-major ones, and everything
 else runs on SIMT kernels. See [`matmul!`](@ref).

@@ -73,9 +73,9 @@ whole `At` or `B`. These kernels sum the exact products with fewer bits than Flo
 library measured `D` within 4e-3 of max |D| of a Float32 sum at K = 4096.
 
 Every other case without block or MX scales is served as well, on Float16 copies: another GPU, any
-other form (a plain M×K `A`, a transposed `B`, both), columns that are not 16-byte aligned, or
-`:async_copy` or `:pipelined` named (and `:sm90_tma_wgmma` named for inputs its 8-bit kernels cannot
-read). There the library first widens `A` and `B`, exactly, into Float16 copies in the task's
+other form (a plain M×K `A`, a transposed `B`, both) but on Hopper (below), columns that are not
+16-byte aligned, or `:async_copy` or `:pipelined` named (and `:sm90_tma_wgmma` named for inputs
+neither its 8-bit kernels nor their copies serve). There the library first widens `A` and `B`, exactly, into Float16 copies in the task's
 workspace and multiplies those with a 16-bit kernel, reading the scales itself: exact products
 summed in Float32, as accurate as a Float16 `matmul!`, at its rate plus a pass over `A` and `B`. So
 `:auto` serves 8-bit inputs on every GPU and in every form. On Hopper, from libasyncgemm 0.2.6 on,

@@ -14,7 +14,7 @@ struct KernelInfo {
     const char *name;            // extern "C" symbol in that unit
     asyncgemm_copy_algo_t algo;  // SYNC, ASYNC, PIPELINED, TMA, kCopyRows or kCopyWiden (copy_tile.h)
     bool transpose;              // OP_T
-    int elem_bytes;              // 2 (f16, bf16) or 4 (f32); the widening copy's source 1
+    int elem_bytes;              // 2 (f16, bf16) or 4 (f32); 1: the GEMM planner's 8-bit copies
     uint32_t dynamic_smem;       // bytes of dynamic shared memory at launch
 };
 

@@ -83,6 +83,7 @@ const void *at(char *scratch, const ScratchCopy &copy) { return scratch + copy.o
 void launch_copy(const Handle &handle, const void *src, int64_t ld_src, void *dst, int64_t ld_dst, int64_t rows,
                  int64_t cols, bool transpose, int32_t dtype, void *stream) {
     if (dtype_size(dtype) == 1) {  // plan_sm90_copies copies 8-bit matrices only to transpose them
+        if (!transpose) fail(ASYNCGEMM_STATUS_INTERNAL_ERROR, "sm90 copies: an 8-bit matrix copied untransposed");
         transpose_bytes(handle, src, ld_src, dst, ld_dst, rows, cols, stream);
         return;
     }
@@ -213,7 +214,7 @@ bool launch_sm90_on_copies(const Handle &handle, const GemmParams &p, const Sm90
                                   [&](Workspace::Lease lease) {
         char *scratch = static_cast<char *>(lease.partials);
         copy_in(copies.a, p.a, p.type_ab, scratch);
-        copy_in(copies.b, p.b, p.type_ab, scratch);
+        copy_in(copies.b, p.b, p.type_b, scratch);
         copy_in(copies.c, p.c, p.type_cd, scratch);
         const GemmParams q = on_copies(p, copies, scratch);
         const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};

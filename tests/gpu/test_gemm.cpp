@@ -621,7 +621,8 @@ static void check_eight_bit_sweep(const char *seed, int cases,
 
 TEST_CASE("8-bit float inputs: e4m3 and e5m2 with tensor scales, every algorithm, any majors") {
     // On Hopper (Blackwell), AUTO and SM90_TMA_WGMMA (SM100_TCGEN05: of one format) multiply K-major
-    // 16-byte rows with the 8-bit kernels, SIMT with its own, every other case on f16 copies
+    // 16-byte rows with the 8-bit kernels (on Hopper also K-major 8-bit copies of a lone MN-major
+    // operand: plan/sm90_copies.h), SIMT with its own, every other case on f16 copies
     // (plan/widened_inputs.h).  A forced algorithm may refuse (SM90_TMA_WGMMA a D that TMA cannot
     // describe, SM100_TCGEN05 an MN-major operand or two formats), leaving D untouched; AUTO never
     // does.
@@ -637,7 +638,7 @@ TEST_CASE("8-bit float inputs: a NaN reaches its row of D, and sums past D's ran
     // asyncgemm.h (ASYNCGEMM_R_8F_E4M3): NaN inputs give NaN; D is rounded to its type as any sum is,
     // so a sum past f16's largest finite value is +inf there (nothing saturates), finite in bf16 and
     // f32.  Both formats' NaN pattern 0x7F; e4m3's largest finite 448 (0x7E).  Every algorithm,
-    // K-major B (row-major A·Bᵀ: Hopper's 8-bit kernels) and MN-major B (widened or SIMT).
+    // K-major B (row-major A·Bᵀ: Hopper's 8-bit kernels) and MN-major B (an 8-bit copy, widened or SIMT).
     const int64_t m = 130, n = 144, k = 160;
     Stream stream;
     asyncgemm_handle_t handle = test_env().handle;
@@ -714,8 +715,9 @@ TEST_CASE("8-bit float inputs: a NaN reaches its row of D, and sums past D's ran
 
 TEST_CASE("8-bit float inputs of the two formats: e4m3 by e5m2 and e5m2 by e4m3, every algorithm, any majors") {
     // SIMT reads the two formats itself, SM90_TMA_WGMMA (and AUTO on Hopper) with its 8-bit kernels
-    // where A and B are K-major 16-byte rows; every other case runs on f16 copies of A and B
-    // (plan/widened_inputs.h), so none refuses but SM100_TCGEN05 (which multiplies one format) and
+    // where A and B are K-major 16-byte rows (on Hopper also on K-major 8-bit copies of a lone
+    // MN-major operand); every other case runs on f16 copies of A and B (plan/widened_inputs.h), so
+    // none refuses but SM100_TCGEN05 (which multiplies one format) and
     // SM90_TMA_WGMMA where TMA cannot describe C or D (never in the K-major aligned cases 0-2); a
     // refusal leaves D untouched.  (The scaled sweeps below take e4m3 by e5m2 too.)
     Rng rng = rng_for("gemm fp8 two formats");

@@ -501,19 +501,41 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them (on Hopp
     k_major.op_b = ASYNCGEMM_OP_T;
     k_major.aligned16 = true;
     k_major.scale_a = 0.5f, k_major.scale_b = 3.0f;
+    enum class Path { EightBit, Transposed, Widened };  // on Hopper; every other GPU widens
+    std::vector<std::pair<GemmCase, Path>> cases{{k_major, Path::EightBit}};
     GemmCase mn_major = k_major;  // A MN-major: wgmma's 8-bit kinds have no transpose, A is copied K-major
     mn_major.op_a = ASYNCGEMM_OP_T;
+    cases.push_back({mn_major, Path::Transposed});
+    GemmCase b_mn_major = k_major;  // B MN-major, of the other format
+    b_mn_major.op_b = ASYNCGEMM_OP_N;
+    b_mn_major.type_b = ASYNCGEMM_R_8F_E5M2;
+    cases.push_back({b_mn_major, Path::Transposed});
+    GemmCase both = mn_major;  // both MN-major: two transposes
+    both.op_b = ASYNCGEMM_OP_N;
+    cases.push_back({both, Path::Transposed});
+    GemmCase four_byte_rows = mn_major;  // A's rows 308 bytes apart: the transpose's 4-byte vectors
+    four_byte_rows.aligned16 = false;
+    four_byte_rows.k = 512;  // B's and D's rows still 16-byte multiples
+    four_byte_rows.lda_pad = 8;
+    cases.push_back({four_byte_rows, Path::Transposed});
+    GemmCase shared_a = mn_major;  // one MN-major A for three batches: transposed once
+    shared_a.batch_count = 3, shared_a.batched_api = true, shared_a.broadcast_a = true;
+    cases.push_back({shared_a, Path::Transposed});
     GemmCase unaligned = k_major;  // rows of A 523 bytes apart: copied only to be transposed, so widened
     unaligned.type_ab = ASYNCGEMM_R_8F_E5M2;
     unaligned.aligned16 = false;
     unaligned.lda_pad = 3;
+    cases.push_back({unaligned, Path::Widened});
     GemmCase batches = mn_major;  // three batches of A, one B for all: no transposing copy of batches
     batches.batch_count = 3, batches.batched_api = true, batches.broadcast_b = true;
     batches.type_cd = ASYNCGEMM_R_32F;
+    cases.push_back({batches, Path::Widened});
     GemmCase two_formats = k_major;  // e4m3 by e5m2: the Hopper 8-bit kernels read either format
     two_formats.type_b = ASYNCGEMM_R_8F_E5M2;
-    for (const GemmCase &c : {k_major, mn_major, unaligned, batches, two_formats}) {
+    cases.push_back({two_formats, Path::EightBit});
+    for (const auto &[c, path] : cases) {
         CAPTURE(c.describe());
+        const Path expected = hopper ? path : Path::Widened;
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
         int widen = 0, transpose = 0, eight_bit = 0;
         for (const std::string &name : launched) {
@@ -521,13 +543,14 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them (on Hopp
             transpose += name == "asyncgemm_copy2d_pipelined_t_b8";
             eight_bit += name.rfind("asyncgemm_sm90_gemm_f8", 0) == 0;
         }
-        if (hopper && c.op_a == ASYNCGEMM_OP_N && c.aligned16) {
+        const int transposes = (c.op_a == ASYNCGEMM_OP_T) + (c.op_b == ASYNCGEMM_OP_N);
+        if (expected == Path::EightBit) {
             CHECK(eight_bit == 1);
             CHECK(launched.size() == 1);
-        } else if (hopper && c.aligned16 && c.batch_count == 1) {
-            CHECK(transpose == 1);
+        } else if (expected == Path::Transposed) {
+            CHECK(transpose == transposes);
             CHECK(eight_bit == 1);
-            CHECK(launched.size() == 2);
+            CHECK(static_cast<int>(launched.size()) == transposes + 1);
         } else {
             CHECK(widen == 2);
             CHECK(eight_bit == 0);

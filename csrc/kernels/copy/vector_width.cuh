@@ -20,7 +20,10 @@ template <int ElemBytes, int kMinVecBytes, class Body>
 __device__ __forceinline__ void with_vector_width(const CopyParams &p, Body &&body) {
     switch (p.vec * ElemBytes) {
     case 16:
-        if constexpr (ElemBytes > 1) body(VecWidth<16>{});
+        if constexpr (ElemBytes > 1)
+            body(VecWidth<16>{});
+        else
+            __trap();  // plan::transpose_bytes caps 8-bit copies at 8 bytes
         break;
     case 8: body(VecWidth<8>{}); break;
     case 4: body(VecWidth<4>{}); break;
