@@ -249,9 +249,10 @@ ASYNCGEMM_API void asyncgemm_matmul_desc_init(asyncgemm_matmul_desc_t *desc);
    not per column (row-major D: scale_mode_b BLOCK_128x128 or not a block mode; column-major D:
    scale_mode_a so; a single column of D either way), i.e. the usual 1x128 activations with 128x128
    weights; it then accumulates each K block's products in fp32 with the scales applied (DeepGEMM's
-   promotion).  Everything else block-scaled runs on SIMT, which scales the inputs as it loads them
-   (exact fp32 sums, slow); AUTO takes it, and ASYNC_COPY, PIPELINED and SM100_TCGEN05 named are
-   NOT_SUPPORTED.  MX scales: on Blackwell, SM100_TCGEN05 (and AUTO) multiplies with tcgen05's
+   promotion); AUTO there also takes a lone MN-major operand (rows 4-byte aligned) on its K-major
+   8-bit copy in the workspace (from 0.2.6).  Everything else block-scaled runs on SIMT, which scales
+   the inputs as it loads them (exact fp32 sums, slow); AUTO takes it, and ASYNC_COPY, PIPELINED and
+   SM100_TCGEN05 named are NOT_SUPPORTED.  MX scales: on Blackwell, SM100_TCGEN05 (and AUTO) multiplies with tcgen05's
    block-scaled MMAs (kind::mxf8f6f4, the scale tiles copied into tensor memory by tcgen05.cp) where the
    operands are K-major with 16-byte rows: compiled and checked by a self-check of its own at the first
    MX-scaled product (a failure sends them to SIMT), never run by this project.  Everything else

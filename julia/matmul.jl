@@ -145,8 +145,9 @@ activations `X` (K×N) per column and 128 elements of K:
     matmul!(Y, transpose(Wt), X; scale_a=sw, scale_b=sx)    # sw: cld(M, 128)×KB, sx: N×KB
 
 The kernels scale each K block's products, summed by the tensor cores, and add them into Float32
-(DeepGEMM's promotion). Every other block-scaled product (another GPU, another form, columns TMA
-cannot load, or `scale_a` one per row of `A`) runs on `:simt`, whose kernels scale the inputs as
+(DeepGEMM's promotion); from libasyncgemm 0.2.6 `:auto` also serves a plain `A` or `B` (one matrix,
+columns 4-byte aligned) there, on a K-major 8-bit copy of it. Every other block-scaled product
+(another GPU, another form, columns TMA cannot load, or `scale_a` one per row of `A`) runs on `:simt`, whose kernels scale the inputs as
 they load them and sum the exact products in Float32: exact, and far slower than tensor cores.
 Block-scaled inputs never run on Float16 copies. `:auto` chooses between the two. Named, `:simt`
 serves every block-scaled product; `:sm90_tma_wgmma` throws an [`AsyncGemmError`](@ref) with

@@ -134,6 +134,15 @@ void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmPara
 // inputs themselves; a named family refuses.
 void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params, void *stream) {
     const EightBitRoute route = eight_bit_route(eight_bit_families(handle, algo, params), algo, params);
+    // Block scales AUTO would apply on SIMT because an operand is MN-major: on Hopper the 8-bit
+    // kernels apply them to a K-major 8-bit copy of it (the scales follow op(A) and op(B), not the
+    // storage), where the workspace holds it.
+    if (route.family == ASYNCGEMM_ALGO_SIMT && algo == ASYNCGEMM_ALGO_AUTO && has_block_scales(params) &&
+        loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && handle.family_available(Family::Copy) &&
+        sm90_serves_block_scales(params)) {
+        const std::optional<Sm90Copies> copies = plan_sm90_copies(params, false);
+        if (copies && launch_sm90_on_copies(handle, params, *copies, stream)) return;
+    }
     if (!route.widened) {
         switch (route.family) {
         case ASYNCGEMM_ALGO_SM100_TCGEN05: launch_sm100(handle, params, stream); return;

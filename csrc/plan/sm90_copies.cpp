@@ -217,7 +217,7 @@ bool launch_sm90_on_copies(const Handle &handle, const GemmParams &p, const Sm90
         copy_in(copies.b, p.b, p.type_b, scratch);
         copy_in(copies.c, p.c, p.type_cd, scratch);
         const GemmParams q = on_copies(p, copies, scratch);
-        const sm90::Shape shape{q.m, q.n, q.k, q.batch_count};
+        const sm90::Shape shape{q.m, q.n, q.k, q.batch_count, has_block_scales(q)};
         launch_sm90_choice(handle, q, {sm90::choose_config(shape, handle.device().sm_count), 1}, stream);
         if (copies.d.used())
             launch_copy(handle, scratch + copies.d.offset, copies.d.ld, p.d, copies.d.ld_src,

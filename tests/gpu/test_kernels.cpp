@@ -533,7 +533,9 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them (on Hopp
     GemmCase two_formats = k_major;  // e4m3 by e5m2: the Hopper 8-bit kernels read either format
     two_formats.type_b = ASYNCGEMM_R_8F_E5M2;
     cases.push_back({two_formats, Path::EightBit});
-    for (const auto &[c, path] : cases) {
+    for (const auto &entry : cases) {
+        const GemmCase &c = entry.first;
+        const Path path = entry.second;
         CAPTURE(c.describe());
         const Path expected = hopper ? path : Path::Widened;
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
@@ -559,7 +561,8 @@ TEST_CASE("8-bit inputs: AUTO runs the 8-bit kernel where it reads them (on Hopp
     }
 }
 
-TEST_CASE("8-bit inputs with block scales: AUTO runs the Hopper 8-bit kernel where it applies them, else SIMT") {
+TEST_CASE("8-bit inputs with block scales: AUTO runs the Hopper 8-bit kernel where it applies them (an MN-major "
+          "operand on its K-major copy), else SIMT") {
     Rng rng = rng_for("fp8 block scales");
     Stream stream;
     const bool hopper = handle().family_available(ag::Family::Sm90);
@@ -575,19 +578,31 @@ TEST_CASE("8-bit inputs with block scales: AUTO runs the Hopper 8-bit kernel whe
     column_major.block_a = ASYNCGEMM_SCALE_BLOCK_128x128, column_major.block_b = ASYNCGEMM_SCALE_BLOCK_1x128;
     GemmCase fine_b = deepseek;  // B per column: the Hopper kernels apply no such scales
     fine_b.block_b = ASYNCGEMM_SCALE_BLOCK_1x128;
-    GemmCase mn_major = deepseek;  // B MN-major: no 8-bit kernel reads it, and no f16 copy holds a scaled input
+    GemmCase mn_major = deepseek;  // B MN-major: the Hopper kernels on B's K-major 8-bit copy
     mn_major.op_b = ASYNCGEMM_OP_N;
+    GemmCase mn_batches = mn_major;  // batches of an MN-major B: no transposing copy of batches, so SIMT
+    mn_batches.batch_count = 2, mn_batches.batched_api = true;
     GemmCase short_m = deepseek;  // 64-row tiles
     short_m.m = 40, short_m.type_ab = ASYNCGEMM_R_8F_E5M2, short_m.type_cd = ASYNCGEMM_R_32F;
     GemmCase two_formats = deepseek;  // e4m3 by e5m2: the Hopper kernels read either format
     two_formats.type_b = ASYNCGEMM_R_8F_E5M2;
-    const std::pair<GemmCase, bool> cases[] = {{deepseek, true}, {column_major, true}, {fine_b, false},
-                                               {mn_major, false}, {short_m, true},    {two_formats, true}};
-    for (const auto &[c, hopper_kernel] : cases) {
+    struct Expected {
+        GemmCase c;
+        bool hopper_kernel;  // on Hopper, its 8-bit kernel (else SIMT's)
+        bool transposed;     // after the byte transpose of an MN-major operand
+    };
+    const Expected cases[] = {{deepseek, true, false},   {column_major, true, false}, {fine_b, false, false},
+                              {mn_major, true, true},    {mn_batches, false, false},  {short_m, true, false},
+                              {two_formats, true, false}};
+    for (const Expected &e : cases) {
+        const GemmCase &c = e.c;
         CAPTURE(c.describe());
         const std::vector<std::string> launched = run_auto(c, rng, stream.get());
-        REQUIRE(launched.size() == 1);
-        CHECK(launched[0].rfind(hopper && hopper_kernel ? "asyncgemm_sm90_gemm_f8" : "asyncgemm_simt_gemm_f8", 0) == 0);
+        const bool hopper_kernel = e.hopper_kernel, transposed = hopper && e.transposed;
+        REQUIRE(launched.size() == (transposed ? 2u : 1u));
+        if (transposed) CHECK(launched[0] == "asyncgemm_copy2d_pipelined_t_b8");
+        CHECK(launched.back().rfind(hopper && hopper_kernel ? "asyncgemm_sm90_gemm_f8" : "asyncgemm_simt_gemm_f8", 0) ==
+              0);
     }
 }
 
