@@ -139,6 +139,17 @@ struct GraphExec {
     }
 };
 
+// Captures the problem's call on `stream` into `graph` (global mode: a call the library made that
+// may not be captured would invalidate the capture) and instantiates it.
+void capture_gemm(GraphExec &graph, const GemmProblem &problem, asyncgemm_handle_t handle, cudaStream_t stream) {
+    REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    const asyncgemm_status_t captured = problem.launch(handle, stream);
+    const std::string message = asyncgemm_last_error();
+    REQUIRE(cudaStreamEndCapture(stream, &graph.graph) == cudaSuccess);
+    REQUIRE_MESSAGE(captured == ASYNCGEMM_STATUS_SUCCESS, message);
+    REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
+}
+
 // A workspace of the test's own, lent to a handle for the scope and given back however the scope ends
 // (every queued use of it awaited first), so that no later test's call splits into freed memory.
 class LentWorkspace {
@@ -471,12 +482,7 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
         const std::vector<unsigned char> eager_bits = problem.d_bytes(stream.get());
 
         GraphExec graph;
-        REQUIRE(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal) == cudaSuccess);
-        const asyncgemm_status_t captured = problem.launch(handle, stream.get());
-        const std::string message = asyncgemm_last_error();
-        REQUIRE(cudaStreamEndCapture(stream.get(), &graph.graph) == cudaSuccess);
-        REQUIRE_MESSAGE(captured == ASYNCGEMM_STATUS_SUCCESS, message);
-        REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
+        capture_gemm(graph, problem, handle, stream.get());
         for (int replay = 0; replay < 2; ++replay) {
             REQUIRE(cudaGraphLaunch(graph.exec, stream.get()) == cudaSuccess);
             CHECK(problem.d_bytes(stream.get()) == eager_bits);
@@ -535,12 +541,7 @@ TEST_CASE("a graph replayed beside another stream's calls, each handle with its 
         const std::vector<unsigned char> beside_bits = beside.d_bytes(second.get());
 
         GraphExec graph;
-        REQUIRE(cudaStreamBeginCapture(first.get(), cudaStreamCaptureModeGlobal) == cudaSuccess);
-        const asyncgemm_status_t captured = replayed.launch(handle, first.get());
-        const std::string message = asyncgemm_last_error();
-        REQUIRE(cudaStreamEndCapture(first.get(), &graph.graph) == cudaSuccess);
-        REQUIRE_MESSAGE(captured == ASYNCGEMM_STATUS_SUCCESS, message);
-        REQUIRE(cudaGraphInstantiate(&graph.exec, graph.graph, 0) == cudaSuccess);
+        capture_gemm(graph, replayed, handle, first.get());
         for (int round = 0; round < 3; ++round) {
             REQUIRE(cudaGraphLaunch(graph.exec, first.get()) == cudaSuccess);
             REQUIRE(beside.launch(other, second.get()) == ASYNCGEMM_STATUS_SUCCESS);
