@@ -231,15 +231,14 @@ CopyLaunch plan_launch(const CopyProblem &problem, asyncgemm_copy_algo_t algo) {
 namespace {
 
 // An 8-bit copy's parameters as canonicalize would give them (the dtype only sizes the elements).
-CopyProblem byte_transpose(const void *src, int64_t ld_src, const void *dst, int64_t ld_dst, int64_t rows,
-                           int64_t cols) {
+CopyProblem byte_transpose(const void *src, int64_t ld_src, void *dst, int64_t ld_dst, int64_t rows, int64_t cols) {
     CopyProblem problem;
     CopyParams &p = problem.params;
     p.rows = rows;
     p.cols = cols;
     p.src = src;
     p.ld_src = ld_src;
-    p.dst = const_cast<void *>(dst);
+    p.dst = dst;
     p.ld_dst = ld_dst;
     p.alpha = 1.0f;
     p.dtype = ASYNCGEMM_R_8F_E4M3;
@@ -249,7 +248,7 @@ CopyProblem byte_transpose(const void *src, int64_t ld_src, const void *dst, int
 
 }  // namespace
 
-bool transposable_bytes(const void *src, int64_t ld_src, const void *dst, int64_t ld_dst) {
+bool transposable_bytes(const void *src, int64_t ld_src, void *dst, int64_t ld_dst) {
     return widest_vector_bytes(byte_transpose(src, ld_src, dst, ld_dst, 0, 0).params) >= 4;
 }
 

@@ -101,7 +101,7 @@ void copy2d(const Handle &handle, const CopyArgs &args, void *stream);
 // (rows x cols, row-major, leading dimension ld_dst) = the transpose of src (cols x rows, ld_src), by
 // the PIPELINED kernel in 8- or 4-byte vectors.  transposable_bytes: whether src, dst and both leading
 // dimensions are 4-byte aligned, as transpose_bytes needs.
-bool transposable_bytes(const void *src, int64_t ld_src, const void *dst, int64_t ld_dst);
+bool transposable_bytes(const void *src, int64_t ld_src, void *dst, int64_t ld_dst);
 void transpose_bytes(const Handle &handle, const void *src, int64_t ld_src, void *dst, int64_t ld_dst, int64_t rows,
                      int64_t cols, void *stream);
 

@@ -70,7 +70,6 @@ inline bool has_block_scales(const GemmParams &params) {
     return params.block_scale_a != nullptr || params.block_scale_b != nullptr;
 }
 
-
 size_t dtype_size(int32_t dtype);
 const char *dtype_name(int32_t dtype);
 const char *algo_name(asyncgemm_algo_t algo);

@@ -134,12 +134,15 @@ void check_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmPara
 // inputs themselves; a named family refuses.
 void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmParams &params, void *stream) {
     const EightBitRoute route = eight_bit_route(eight_bit_families(handle, algo, params), algo, params);
-    // Block scales AUTO would apply on SIMT because an operand is MN-major: on Hopper the 8-bit
-    // kernels apply them to a K-major 8-bit copy of it (the scales follow op(A) and op(B), not the
-    // storage), where the workspace holds it.
-    if (route.family == ASYNCGEMM_ALGO_SIMT && algo == ASYNCGEMM_ALGO_AUTO && has_block_scales(params) &&
-        loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && handle.family_available(Family::Copy) &&
-        sm90_serves_block_scales(params)) {
+    // Hopper, an MN-major operand: the 8-bit kernels on a K-major 8-bit copy of it, where the workspace
+    // holds it (plan_sm90_copies says where the copy serves), rather than f16 copies (half the bytes,
+    // multiplied at twice their rate) or, for block scales under AUTO, SIMT (the scales follow op(A)
+    // and op(B), not the storage).
+    const bool sm90_on_copies =
+        (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA && route.widened) ||
+        (route.family == ASYNCGEMM_ALGO_SIMT && algo == ASYNCGEMM_ALGO_AUTO && has_block_scales(params) &&
+         loaded(handle, ASYNCGEMM_ALGO_SM90_TMA_WGMMA) && sm90_serves_block_scales(params));
+    if (sm90_on_copies && handle.family_available(Family::Copy)) {
         const std::optional<Sm90Copies> copies = plan_sm90_copies(params, false);
         if (copies && launch_sm90_on_copies(handle, params, *copies, stream)) return;
     }
@@ -149,12 +152,6 @@ void multiply_eight_bit(const Handle &handle, asyncgemm_algo_t algo, const GemmP
         case ASYNCGEMM_ALGO_SM90_TMA_WGMMA: launch_sm90(handle, params, stream); return;
         default: launch_simt(handle, params, 0, stream); return;
         }
-    }
-    // Hopper, an MN-major operand: the 8-bit kernels on K-major 8-bit copies of it, where the
-    // workspace holds them (half the bytes of f16 copies, multiplied at twice their rate).
-    if (route.family == ASYNCGEMM_ALGO_SM90_TMA_WGMMA && handle.family_available(Family::Copy)) {
-        const std::optional<Sm90Copies> copies = plan_sm90_copies(params, false);
-        if (copies && launch_sm90_on_copies(handle, params, *copies, stream)) return;
     }
     // Unsplit: a split would lease the workspace again while the copies hold it.
     const auto multiply = [&](const GemmParams &q) {

@@ -214,7 +214,7 @@ bool launch_sm90_on_copies(const Handle &handle, const GemmParams &p, const Sm90
                                   [&](Workspace::Lease lease) {
         char *scratch = static_cast<char *>(lease.partials);
         copy_in(copies.a, p.a, p.type_ab, scratch);
-        copy_in(copies.b, p.b, p.type_b, scratch);
+        copy_in(copies.b, p.b, b_dtype(p), scratch);
         copy_in(copies.c, p.c, p.type_cd, scratch);
         const GemmParams q = on_copies(p, copies, scratch);
         const sm90::Shape shape{q.m, q.n, q.k, q.batch_count, has_block_scales(q)};
