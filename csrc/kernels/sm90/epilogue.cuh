@@ -225,50 +225,71 @@ __device__ __forceinline__ void activate_accumulators(float (&acc)[kCount]) {
     for (int i = 0; i < kCount; ++i) acc[i] = activate(acc[i], kActivation);
 }
 
-// Adds a bias per column, of type TBias, to a warpgroup tile's accumulators: the thread's columns
-// col + 8g and col + 8g + 1 of D, 0 past its edge where not kInside (every column inside).  The
-// values are loaded 16 at a time, every load of a batch before any is used, so that the tile waits
-// for memory a few times and not once per column (L1 serves the tile's threads, which share them).
-template <typename TBias, int kN, bool kInside>
-__device__ __forceinline__ void add_column_bias(float (&acc)[kN / 2], const TBias *bias, int32_t col, int32_t n) {
-    constexpr int kBatch = 16;  // two values of each of 8 accumulator groups
-    static_assert(kN / 4 % kBatch == 0, "whole batches of columns");
-#pragma unroll
-    for (int first = 0; first < kN / 4; first += kBatch) {
-        float b[kBatch];
-#pragma unroll
-        for (int i = 0; i < kBatch; ++i) {
-            const int32_t c = col + 8 * ((first + i) / 2) + i % 2;
-            b[i] = kInside || c < n ? to_float(__ldg(bias + c)) : 0.f;
-        }
-#pragma unroll
-        for (int i = 0; i < kBatch; ++i) {
-            const int group = (first + i) / 2;
-            acc[4 * group + i % 2] += b[i];
-            acc[4 * group + 2 + i % 2] += b[i];
-        }
+// Element `index` of the launch's bias, as fp32.
+__device__ __forceinline__ float load_bias(const Sm90Params &p, int64_t index) {
+    switch (p.type_bias) {
+    case kF32: return __ldg(static_cast<const float *>(p.bias) + index);
+    case kF16: return to_float(__ldg(static_cast<const __half *>(p.bias) + index));
+    default: return to_float(__ldg(static_cast<const __nv_bfloat16 *>(p.bias) + index));
     }
 }
 
-// Adds one batch's bias, of type TBias, to a warpgroup tile's accumulators: per row (the thread's
-// rows row and row + 8, 0 past D's edge) or per column (add_column_bias).  (row0, col0): the
-// warpgroup tile's first element.
-template <typename TBias, int kN>
-__device__ __forceinline__ void add_bias(float (&acc)[kN / 2], const Sm90Params &p, int64_t batch, int32_t row0,
-                                         int32_t col0, int thread) {
-    const TBias *const bias = static_cast<const TBias *>(p.bias) + batch * p.stride_bias;
-    // wgmma's m64 layout: acc[4g + 2h + e] lies in row 16 warp + lane / 4 + 8h, column 8g + 2 (lane % 4) + e.
-    if (p.bias_per_row != 0) {
-        const int32_t row = row0 + 16 * (thread / 32) + thread % 32 / 4;
-        const float lo = row < p.m ? to_float(__ldg(bias + row)) : 0.f;
-        const float hi = row + 8 < p.m ? to_float(__ldg(bias + row + 8)) : 0.f;
+// A fused bias per column over a warpgroup tile's kN columns, for fuse_into_accumulators.  Each
+// thread loads a value or two of it as the tile's mainloop begins, into registers that live across
+// the mainloop, so the loads' latency hides behind the MMAs; once the accumulators are complete the
+// values are staged as fp32 in one of the consumer's epilogue buffers, and each thread reads its 64
+// columns there in pairs.  (Each thread's 64 scattered loads of the bias at the epilogue, and their
+// addresses and conversions, took 2.7% of a 4096 x 14336 x 4096 launch: bench/RESULTS.md.)
+template <int kN>
+struct ColumnBias {
+    static constexpr int kPerThread = (kN + kWarpgroupThreads - 1) / kWarpgroupThreads;
+    float values[kPerThread];
+
+    // Loads the tile's values, columns col0.. of batch `batch` (0 past D's edge).
+    __device__ __forceinline__ void load(const Sm90Params &p, int64_t batch, int32_t col0, int thread) {
 #pragma unroll
-        for (int i = 0; i < kN / 2; ++i) acc[i] += (i & 2) != 0 ? hi : lo;
-    } else if (col0 + kN <= p.n) {
-        add_column_bias<TBias, kN, true>(acc, bias, col0 + 2 * (thread % 4), p.n);
-    } else {
-        add_column_bias<TBias, kN, false>(acc, bias, col0 + 2 * (thread % 4), p.n);
+        for (int j = 0; j < kPerThread; ++j) {
+            const int column = thread + j * kWarpgroupThreads;
+            const int32_t c = col0 + column;
+            values[j] = column < kN && c < p.n ? load_bias(p, batch * p.stride_bias + c) : 0.f;
+        }
     }
+
+    // Adds the values to the tile's accumulators (wgmma's m64 layout: acc[4g + 2h + e] lies in column
+    // 8g + 2 (thread % 4) + e), through `staged`: an epilogue buffer of the consumer's that no store
+    // reads any more, and no thread writes until the warpgroup's next barrier.
+    __device__ __forceinline__ void add_to(float (&acc)[kN / 2], float *staged, int consumer, int thread) const {
+        named_barrier_sync(1 + consumer, kWarpgroupThreads);
+#pragma unroll
+        for (int j = 0; j < kPerThread; ++j) {
+            const int column = thread + j * kWarpgroupThreads;
+            if (column < kN) staged[column] = values[j];
+        }
+        named_barrier_sync(1 + consumer, kWarpgroupThreads);
+        const float2 *pairs = reinterpret_cast<const float2 *>(staged + 2 * (thread % 4));
+#pragma unroll
+        for (int g = 0; g < kN / 8; ++g) {
+            const float2 b = pairs[4 * g];
+            acc[4 * g] += b.x;
+            acc[4 * g + 1] += b.y;
+            acc[4 * g + 2] += b.x;
+            acc[4 * g + 3] += b.y;
+        }
+    }
+};
+
+// Adds one batch's bias per row to a warpgroup tile's accumulators: the thread's rows row and row + 8
+// (0 past D's edge).  (row0: the warpgroup tile's first row.)
+template <int kN>
+__device__ __forceinline__ void add_row_bias(float (&acc)[kN / 2], const Sm90Params &p, int64_t batch, int32_t row0,
+                                             int thread) {
+    // wgmma's m64 layout: acc[4g + 2h + e] lies in row 16 warp + lane / 4 + 8h.
+    const int32_t row = row0 + 16 * (thread / 32) + thread % 32 / 4;
+    const int64_t first = batch * p.stride_bias;
+    const float lo = row < p.m ? load_bias(p, first + row) : 0.f;
+    const float hi = row + 8 < p.m ? load_bias(p, first + row + 8) : 0.f;
+#pragma unroll
+    for (int i = 0; i < kN / 2; ++i) acc[i] += (i & 2) != 0 ? hi : lo;
 }
 
 // Whether a launch's fused bias and activation are applied to the accumulators (fuse_into_accumulators):
@@ -279,19 +300,27 @@ __device__ __forceinline__ bool fuses_in_registers(const Sm90Params &p) {
 
 // The fused bias and activation of a launch that fuses_in_registers, applied to a warpgroup tile's
 // accumulators in place: acc = act(alpha * acc + bias) in fp32, so that store_tile then stores the
-// tile as a plain one (alpha 1: stmatrix and TMA, the stores overlapping what follows).  The bias's
-// type and the activation, launch constants, are each chosen once, around unrolled code of their own.
-// thread: the thread's index in its warpgroup; (row0, col0): the warpgroup tile's first element.
-template <int kN>
-__device__ __forceinline__ void fuse_into_accumulators(float (&acc)[kN / 2], const Sm90Params &p, int thread,
-                                                       int32_t row0, int32_t col0, int64_t batch, float alpha) {
+// tile as a plain one (alpha 1: stmatrix and TMA, the stores overlapping what follows).  alpha is
+// applied where it is not 1 (a branch of the whole launch), a bias per column from `column_bias`
+// (loaded as the mainloop began), and the activation, a launch constant, is chosen once around
+// unrolled code of its own.  thread: the thread's index in its warpgroup; row0: the warpgroup tile's
+// first row.
+template <int kN, int Config>
+__device__ __forceinline__ void fuse_into_accumulators(float (&acc)[kN / 2], const Sm90Params &p,
+                                                       const SharedStorage<Config> &smem, int consumer, int thread,
+                                                       int32_t row0, int64_t batch, float alpha,
+                                                       const ColumnBias<kN> &column_bias) {
+    if (alpha != 1.f) {
 #pragma unroll
-    for (int i = 0; i < kN / 2; ++i) acc[i] = scaled_product(alpha, acc[i]);
+        for (int i = 0; i < kN / 2; ++i) acc[i] = scaled_product(alpha, acc[i]);
+    }
     if (p.bias != nullptr) {
-        switch (p.type_bias) {
-        case kF32: add_bias<float, kN>(acc, p, batch, row0, col0, thread); break;
-        case kF16: add_bias<__half, kN>(acc, p, batch, row0, col0, thread); break;
-        default: add_bias<__nv_bfloat16, kN>(acc, p, batch, row0, col0, thread); break;
+        if (p.bias_per_row != 0) {
+            add_row_bias<kN>(acc, p, batch, row0, thread);
+        } else {
+            // Every store from the buffer has read it: they were issued before this tile's mainloop.
+            if (thread == 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
+            column_bias.add_to(acc, reinterpret_cast<float *>(smem.epilogue_buffer(consumer, 0)), consumer, thread);
         }
     }
     switch (static_cast<Activation>(p.activation)) {

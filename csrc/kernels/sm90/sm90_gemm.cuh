@@ -66,7 +66,8 @@ enum class Store {
                // last chunks stored during the next tile's first K blocks (HeldChunks, epilogue.cuh)
 };
 
-struct NothingHeld {};
+// What stands for state that a launch's way of storing does not keep (held chunks, a column bias).
+struct NoState {};
 
 // reduce_split_k's group: one consumer warpgroup, its named barrier, and its slot in shared memory
 // through which the leader's verdict reaches the others.
@@ -98,19 +99,24 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
     const PersistentScheduler<Sm90Params> schedule(p);
     RingPosition<kC.stages> slot;
     EpilogueState state;
-    std::conditional_t<kDeferred, HeldChunks<T, Config>, NothingHeld> held;
+    std::conditional_t<kDeferred, HeldChunks<T, Config>, NoState> held;
+    std::conditional_t<kStore == Store::Fused, ColumnBias<kN>, NoState> column_bias;
     for (int64_t i = schedule.first; i < schedule.count; i += schedule.stride) {
         const WorkItem work = schedule.item(p, i);
         const WorkTile &tile = work.place;
+        const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
+        const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
+        const int64_t batch = tile.batch;
+        if constexpr (kStore == Store::Fused) {
+            if (p.bias != nullptr && p.bias_per_row == 0) column_bias.load(p, batch, col0, thread);
+        }
         // Without a product (k_blocks == 0) acc stays unwritten and the epilogue, seeing alpha == 0,
         // never reads it: zeroing it here would give ptxas two definitions to merge, and it would
         // keep both sets of 128 registers alive.
         float acc[kN / 2];
         if constexpr (kBlockScaled) {
             // wgmma's m64 layout: the thread's rows are 16 per warp plus lane / 4, and those 8 below.
-            const BlockScaleReader scales(p, tile.batch,
-                                          tile.m * kC.tile_m + 64 * wg.wg_m + 16 * (thread / 32) + thread % 32 / 4,
-                                          tile.n * kC.tile_n + kN * wg.wg_n);
+            const BlockScaleReader scales(p, batch, row0 + 16 * (thread / 32) + thread % 32 / 4, col0);
             multiply_tile_block_scaled<Config>(acc, smem, work.first_block, work.blocks, wg, formats, thread == 0, slot,
                                                p, scales);
         } else {
@@ -134,9 +140,6 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
                     WarpgroupGroup{1 + consumer, &smem.split_last[consumer]}))
                 continue;
         }
-        const int32_t row0 = tile.m * kC.tile_m + 64 * wg.wg_m;
-        const int32_t col0 = tile.n * kC.tile_n + kN * wg.wg_n;
-        const int64_t batch = tile.batch;
         if constexpr (kStore == Store::FusedStaged) {
             store_tile_fused<Config>(acc, p, smem, consumer, thread, row0, col0, batch, alpha);
             continue;
@@ -144,7 +147,7 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         // alpha as the store applies it: the fused pass applied it already.
         float store_alpha = alpha;
         if constexpr (kStore == Store::Fused) {
-            fuse_into_accumulators<kN>(acc, p, thread, row0, col0, batch, alpha);
+            fuse_into_accumulators<kN>(acc, p, smem, consumer, thread, row0, batch, alpha, column_bias);
             store_alpha = 1.f;
         }
         if constexpr (kDeferred) {
