@@ -11,12 +11,12 @@
 //
 // A fused bias and activation without C are applied to the accumulators in place, and the tile is
 // then stored as a plain one (fuse_into_accumulators): one unrolled pass per activation, in
-// consumers of their own.  With C (added before the activation), and for GELU (erf), whose
-// erfc at 128 live accumulators ran slower there, the tile's alpha * acc is staged as fp32, 32
-// columns at a time, and one out-of-line pass for every D type adds beta * C and the bias, applies the
-// activation and stores D rounded once, by the threads (store_tile_fused): inlined at each of a
-// thread's 128 elements in every store variant, the activations had made one translation unit 13
-// times larger and spilled.
+// consumers of their own.  With C (added before the activation), and for GELU (erf), whose chain
+// beside 128 live accumulators ran slower there (erfcf) or spilled (its polynomial form), the tile's
+// alpha * acc is staged as fp32, 32 columns at a time, and one out-of-line pass for every D type adds
+// beta * C and the bias, applies the activation and stores D rounded once, by the threads
+// (store_tile_fused): inlined at each of a thread's 128 elements in every store variant, the
+// activations had made one translation unit 13 times larger and spilled.
 #pragma once
 
 #include <cuda/ptx>

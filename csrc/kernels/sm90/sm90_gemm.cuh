@@ -172,7 +172,8 @@ template <typename T, int Config, bool kBlockScaled>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer, OperandMajors majors) {
     // A fused epilogue in registers where it can be: C must be added before the activation, and GELU
-    // (erf), erfc's long chain at 128 accumulators, ran 30% slower there than staged (bench/RESULTS.md).
+    // (erf)'s chain beside 128 accumulators ran 30% slower there than staged (erfcf) or spilled 264
+    // bytes (its polynomial form; bench/RESULTS.md).
     if (p.bias != nullptr || p.activation != 0) {
         if (!fuses_in_registers(p)) {
             consume<T, Config, Store::FusedStaged, kBlockScaled>(p, smem, consumer, majors);
