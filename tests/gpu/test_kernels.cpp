@@ -149,6 +149,12 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     fused.bias_mode = ASYNCGEMM_BIAS_PER_ROW, fused.bias_f32 = true;
     fused.activation = ASYNCGEMM_ACT_GELU_TANH;
     cases.push_back(fused);
+    // Without C, alpha 1, a bias per column of D's type (staged per tile on SM90) and GELU (erf).
+    fused.m = uniform(rng, 1, 300), fused.n = uniform(rng, 1, 300), fused.k = uniform(rng, 1, 700);
+    fused.alpha = 1.0f;
+    fused.bias_mode = ASYNCGEMM_BIAS_PER_COL, fused.bias_f32 = false;
+    fused.activation = ASYNCGEMM_ACT_GELU_ERF;
+    cases.push_back(fused);
     // A batch, B broadcast.
     GemmCase batch = base;
     batch.type_cd = ASYNCGEMM_R_16BF;

@@ -11,9 +11,9 @@
 //
 // A fused bias and activation without C are applied to the accumulators in place, and the tile is
 // then stored as a plain one (fuse_into_accumulators): one unrolled pass per activation, in
-// consumers of their own.  With C (added before the activation), and for GELU (erf), whose chain
-// beside 128 live accumulators ran slower there (erfcf) or spilled (its polynomial form), the tile's
-// alpha * acc is staged as fp32, 32 columns at a time, and one out-of-line pass for every D type adds
+// consumers of their own (GELU (erf) through calls of eight elements, gelu_erf_eight).  With C
+// (added before the activation), and for GELU (erf) beside block scales, the tile's alpha * acc is
+// staged as fp32, 32 columns at a time, and one out-of-line pass for every D type adds
 // beta * C and the bias, applies the activation and stores D rounded once, by the threads
 // (store_tile_fused): inlined at each of a thread's 128 elements in every store variant, the
 // activations had made one translation unit 13 times larger and spilled.
@@ -218,11 +218,38 @@ __device__ __forceinline__ void store_tile(const float (&acc)[warpgroup_n(kTileC
     }
 }
 
+// Eight accumulators passed by value, in registers, to an out-of-line activation.
+struct EightValues {
+    float v[8];
+};
+
+// GELU (erf) of eight values, out of line: inlined at all 128 accumulators, its chain of twenty-odd
+// instructions an element spilled 264 bytes beside them; a call takes eight at a time, so the
+// elements' chains overlap eight deep and no further.
+__device__ __noinline__ EightValues gelu_erf_eight(EightValues x) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) x.v[i] = activate(x.v[i], Activation::GeluErf);
+    return x;
+}
+
 // acc = act(acc), the activation a constant, over a warpgroup tile's accumulators.
 template <Activation kActivation, int kCount>
 __device__ __forceinline__ void activate_accumulators(float (&acc)[kCount]) {
+    if constexpr (kActivation == Activation::GeluErf) {
+        static_assert(kCount % 8 == 0, "whole calls of eight");
 #pragma unroll
-    for (int i = 0; i < kCount; ++i) acc[i] = activate(acc[i], kActivation);
+        for (int first = 0; first < kCount; first += 8) {
+            EightValues x;
+#pragma unroll
+            for (int i = 0; i < 8; ++i) x.v[i] = acc[first + i];
+            x = gelu_erf_eight(x);
+#pragma unroll
+            for (int i = 0; i < 8; ++i) acc[first + i] = x.v[i];
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < kCount; ++i) acc[i] = activate(acc[i], kActivation);
+    }
 }
 
 // Element `index` of the launch's bias, as fp32.
@@ -294,9 +321,7 @@ __device__ __forceinline__ void add_row_bias(float (&acc)[kN / 2], const Sm90Par
 
 // Whether a launch's fused bias and activation are applied to the accumulators (fuse_into_accumulators):
 // without C (beta == 0), and an activation other than GELU (erf); else staged (store_tile_fused).
-__device__ __forceinline__ bool fuses_in_registers(const Sm90Params &p) {
-    return p.beta == 0.f && static_cast<Activation>(p.activation) != Activation::GeluErf;
-}
+__device__ __forceinline__ bool fuses_in_registers(const Sm90Params &p) { return p.beta == 0.f; }
 
 // The fused bias and activation of a launch that fuses_in_registers, applied to a warpgroup tile's
 // accumulators in place: acc = act(alpha * acc + bias) in fp32, so that store_tile then stores the
@@ -326,8 +351,9 @@ __device__ __forceinline__ void fuse_into_accumulators(float (&acc)[kN / 2], con
     switch (static_cast<Activation>(p.activation)) {
     case Activation::Relu: activate_accumulators<Activation::Relu>(acc); break;
     case Activation::GeluTanh: activate_accumulators<Activation::GeluTanh>(acc); break;
+    case Activation::GeluErf: activate_accumulators<Activation::GeluErf>(acc); break;
     case Activation::Silu: activate_accumulators<Activation::Silu>(acc); break;
-    default: break;  // None; GELU (erf) is staged
+    case Activation::None: break;
     }
 }
 

@@ -59,7 +59,7 @@ enum class Store {
     Now,         // as each tile's mainloop ends: D of any type, without C
     NowAddC,     // as each tile's mainloop ends, adding beta * C
     Fused,       // as Now, the fused bias and activation applied to the accumulators first
-                 // (fuse_into_accumulators): without C, and an activation other than GELU (erf)
+                 // (fuse_into_accumulators): without C, and but for GELU (erf) beside block scales, and an activation other than GELU (erf)
     FusedStaged, // through the fused bias and activation, with C or not, D of any type, staged as
                  // fp32 and stored by the threads (store_tile_fused)
     Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
@@ -172,10 +172,10 @@ template <typename T, int Config, bool kBlockScaled>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer, OperandMajors majors) {
     // A fused epilogue in registers where it can be: C must be added before the activation, and GELU
-    // (erf)'s chain beside 128 accumulators ran 30% slower there than staged (erfcf) or spilled 264
-    // bytes (its polynomial form; bench/RESULTS.md).
+    // (erf) beside a block-scaled mainloop stays staged (there ptxas spilled 152 bytes for it).
     if (p.bias != nullptr || p.activation != 0) {
-        if (!fuses_in_registers(p)) {
+        const bool erf_beside_scales = kBlockScaled && static_cast<Activation>(p.activation) == Activation::GeluErf;
+        if (!fuses_in_registers(p) || erf_beside_scales) {
             consume<T, Config, Store::FusedStaged, kBlockScaled>(p, smem, consumer, majors);
             return;
         }
