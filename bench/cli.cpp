@@ -151,7 +151,7 @@ void print_usage(std::ostream &out) {
            "  --shape SPEC             add a GEMM workload MxNxK:dtype:ops[:option...]; dtype f16, bf16,\n"
            "                           f32 or tf32 (f32 data multiplied in TF32 by both libraries), or\n"
            "                           e4m3 or e5m2 (8-bit A and B with a scale each, D bf16 unless out=\n"
-           "                           says, ops NT alone, against cuBLASLt's FP8 matmul); ops NN,\n"
+           "                           says, against cuBLASLt's FP8 matmul, which takes NT alone); ops NN,\n"
            "                           NT, TN or TT (2048x2048x256:f32:NT is D = A * B^T); options b=N (a\n"
            "                           strided batch), out=f32 (D's type), pad=P (leading dimensions P\n"
            "                           past the rows), beta=X (D = A*B + X*C), inplace (C is D), bias=row|col\n"

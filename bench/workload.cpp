@@ -47,9 +47,9 @@ asyncgemm_dtype_t default_out(asyncgemm_dtype_t dtype) {
     return dtype == ASYNCGEMM_R_8F_E4M3 || dtype == ASYNCGEMM_R_8F_E5M2 ? ASYNCGEMM_R_16BF : dtype;
 }
 
-// 8-bit workloads take any ops and pads (the library multiplies NT with 16-byte rows on Hopper's
-// 8-bit tensor cores and every other form on f16 copies; cuBLASLt's FP8 matmul, the reference, takes
-// NT alone: README), and no epilogue of this benchmark's.
+// 8-bit workloads take any ops and pads (on Hopper the library multiplies NT with 16-byte rows on the
+// 8-bit tensor cores, NN and TN there on K-major 8-bit copies, and every other form on f16 copies;
+// cuBLASLt's FP8 matmul, the reference, takes NT alone: README), and no epilogue of this benchmark's.
 void check_fp8(const GemmWorkload &w, const std::string &spec) {
     if (w.has_epilogue())
         throw std::invalid_argument("workload '" + spec + "': " + dtype_name(w.dtype) + " takes no bias= or act=");
