@@ -155,6 +155,13 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
     fused.bias_mode = ASYNCGEMM_BIAS_PER_COL, fused.bias_f32 = false;
     fused.activation = ASYNCGEMM_ACT_GELU_ERF;
     cases.push_back(fused);
+    // The same over more tiles than the GPU has SMs (40 batches, a bias each), so that a persistent
+    // block stores several tiles and stages each one's column bias where the last one's stores read.
+    GemmCase many = fused;
+    many.m = 200, many.n = 300, many.k = uniform(rng, 1, 40);
+    many.batch_count = 40;
+    many.batched_api = true;
+    cases.push_back(many);
     // A batch, B broadcast.
     GemmCase batch = base;
     batch.type_cd = ASYNCGEMM_R_16BF;
@@ -182,6 +189,8 @@ std::vector<GemmCase> cases_for(const Forced &k, Rng &rng) {
         cases.push_back(scaled);
         scaled.c_source = CSource::Null, scaled.beta = 0.0f;  // the fused pass without C
         scaled.activation = ASYNCGEMM_ACT_RELU;
+        cases.push_back(scaled);
+        scaled.activation = ASYNCGEMM_ACT_GELU_ERF;  // staged beside block scales on Hopper
         cases.push_back(scaled);
         scaled.c_source = CSource::Buffer, scaled.beta = 0.5f, scaled.activation = ASYNCGEMM_ACT_SILU;
         GemmCase scaled_batch = batch;
@@ -381,6 +390,11 @@ TEST_CASE("every GEMM kernel, forced, computes its problems and is the one that 
             check_forced(k, split, 3, rng, stream.get());
             // Two ranges: the last to finish adds the other's partial to its own.
             check_forced(k, split, 2, rng, stream.get());
+            // Without C, a bias per column: applied to the sum in registers on Hopper.
+            split.c_source = CSource::Null, split.beta = 0.0f;
+            split.bias_mode = ASYNCGEMM_BIAS_PER_COL;
+            split.activation = ASYNCGEMM_ACT_GELU_ERF;
+            check_forced(k, split, 3, rng, stream.get());
         }
         ++ran;
     }

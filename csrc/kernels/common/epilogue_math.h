@@ -25,11 +25,13 @@ ASYNCGEMM_HOST_DEVICE inline float plus_scaled_c(float product, float beta, floa
 enum class Activation : int32_t { None = 0, Relu = 1, GeluTanh = 2, GeluErf = 3, Silu = 4 };
 
 // The exponential and the division of the activations: on the GPU the SFU's approximations in their
-// flush-to-zero forms (a few ulp in fp32: far inside the rounding of 16-bit D, and inside the 1e-5
-// the f32 tests allow; a result below fp32's normal range is 0, as the activations' own rounding
-// would nearly make it), one MUFU instruction each (and a multiply for the division), where the forms without .ftz
-// (__expf, __fdividef in a build without -ftz) add a rescaling around the MUFU for subnormal
-// values, and the accurate library forms are longer still; exact library calls on the host.
+// flush-to-zero forms, one MUFU instruction each (and a multiply for the division), where the forms
+// without .ftz (__expf, __fdividef in a build without -ftz) add a rescaling around the MUFU for
+// subnormal values, and the accurate library forms are longer still; exact library calls on the
+// host.  They cost the activations a few ulp of fp32 (GELU (erf) about 10 near 0, more in the
+// ill-conditioned left tails): far inside the rounding of 16-bit D, and inside the 1e-5 the f32 tests
+// allow.  An intermediate below fp32's normal range flushes to 0, so a result within a factor of
+// about 2 above it may be 0 too.
 // 2^x: ex2.approx.ftz.f32
 ASYNCGEMM_HOST_DEVICE inline float activation_exp2(float x) {
 #if defined(__CUDA_ARCH__)
@@ -59,8 +61,9 @@ ASYNCGEMM_HOST_DEVICE inline float over_one_plus(float x, float e) {
 }
 
 // ln(erfc(z) / t) + z^2 for t = 1 / (1 + z / 2), z >= 0: a polynomial in t - 1/2 of degree 9, a
-// Chebyshev fit over t in [0.1, 1] (z up to 18, past which erfc(z) is far below fp32's range) within
-// 9.1e-8, and so erfc(z) within about 1e-7 relative before the roundings of its evaluation.
+// Chebyshev fit over t in [0.1, 1] (z up to 18, past which erfc(z) is far below fp32's range), within
+// 9.1e-8 before its coefficients were rounded to fp32 and about 1e-7 after, and so erfc(z) within
+// about 1e-7 relative before the roundings of its evaluation (1.6e-7 with them).
 ASYNCGEMM_HOST_DEVICE inline float erfc_exponent(float t) {
     const float s = t - 0.5f;
     float p = 0.180421159f;

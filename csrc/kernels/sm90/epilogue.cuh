@@ -11,7 +11,8 @@
 //
 // A fused bias and activation without C are applied to the accumulators in place, and the tile is
 // then stored as a plain one (fuse_into_accumulators): one unrolled pass per activation, in
-// consumers of their own (GELU (erf) through calls of eight elements, gelu_erf_eight).  With C
+// consumers of their own (GELU (erf) through calls of eight elements, gelu_erf_eight; a bias per
+// column staged in the consumer's first chunk buffer before the tile's chunks: ColumnBias).  With C
 // (added before the activation), and for GELU (erf) beside block scales, the tile's alpha * acc is
 // staged as fp32, 32 columns at a time, and one out-of-line pass for every D type adds
 // beta * C and the bias, applies the activation and stores D rounded once, by the threads
@@ -264,7 +265,7 @@ __device__ __forceinline__ float load_bias(const Sm90Params &p, int64_t index) {
 // A fused bias per column over a warpgroup tile's kN columns, for fuse_into_accumulators.  Each
 // thread loads a value or two of it as the tile's mainloop begins, into registers that live across
 // the mainloop, so the loads' latency hides behind the MMAs; once the accumulators are complete the
-// values are staged as fp32 in one of the consumer's epilogue buffers, and each thread reads its 64
+// values are staged as fp32 in the consumer's first epilogue buffer, and each thread reads its kN / 4
 // columns there in pairs.  (Each thread's 64 scattered loads of the bias at the epilogue, and their
 // addresses and conversions, took 2.7% of a 4096 x 14336 x 4096 launch: bench/RESULTS.md.)
 template <int kN>
@@ -320,17 +321,21 @@ __device__ __forceinline__ void add_row_bias(float (&acc)[kN / 2], const Sm90Par
 }
 
 // Whether a launch's fused bias and activation are applied to the accumulators (fuse_into_accumulators):
-// without C (beta == 0), and an activation other than GELU (erf); else staged (store_tile_fused).
-__device__ __forceinline__ bool fuses_in_registers(const Sm90Params &p) { return p.beta == 0.f; }
+// without C (beta == 0), GELU (erf) beside block scales (kBlockScaled) excepted, where its calls
+// spilled 152 bytes in the 64 x 256 8-bit kernel; else staged (store_tile_fused).
+template <bool kBlockScaled>
+__device__ __forceinline__ bool fuses_in_registers(const Sm90Params &p) {
+    return p.beta == 0.f && !(kBlockScaled && static_cast<Activation>(p.activation) == Activation::GeluErf);
+}
 
 // The fused bias and activation of a launch that fuses_in_registers, applied to a warpgroup tile's
 // accumulators in place: acc = act(alpha * acc + bias) in fp32, so that store_tile then stores the
 // tile as a plain one (alpha 1: stmatrix and TMA, the stores overlapping what follows).  alpha is
 // applied where it is not 1 (a branch of the whole launch), a bias per column from `column_bias`
 // (loaded as the mainloop began), and the activation, a launch constant, is chosen once around
-// unrolled code of its own.  thread: the thread's index in its warpgroup; row0: the warpgroup tile's
-// first row.
-template <int kN, int Config>
+// unrolled code of its own (GELU (erf) compiled only where fuses_in_registers lets it come).  thread:
+// the thread's index in its warpgroup; row0: the warpgroup tile's first row.
+template <int kN, int Config, bool kBlockScaled>
 __device__ __forceinline__ void fuse_into_accumulators(float (&acc)[kN / 2], const Sm90Params &p,
                                                        const SharedStorage<Config> &smem, int consumer, int thread,
                                                        int32_t row0, int64_t batch, float alpha,
@@ -351,7 +356,9 @@ __device__ __forceinline__ void fuse_into_accumulators(float (&acc)[kN / 2], con
     switch (static_cast<Activation>(p.activation)) {
     case Activation::Relu: activate_accumulators<Activation::Relu>(acc); break;
     case Activation::GeluTanh: activate_accumulators<Activation::GeluTanh>(acc); break;
-    case Activation::GeluErf: activate_accumulators<Activation::GeluErf>(acc); break;
+    case Activation::GeluErf:
+        if constexpr (!kBlockScaled) activate_accumulators<Activation::GeluErf>(acc);
+        break;
     case Activation::Silu: activate_accumulators<Activation::Silu>(acc); break;
     case Activation::None: break;
     }

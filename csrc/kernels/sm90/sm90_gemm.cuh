@@ -59,7 +59,7 @@ enum class Store {
     Now,         // as each tile's mainloop ends: D of any type, without C
     NowAddC,     // as each tile's mainloop ends, adding beta * C
     Fused,       // as Now, the fused bias and activation applied to the accumulators first
-                 // (fuse_into_accumulators): without C, and but for GELU (erf) beside block scales, and an activation other than GELU (erf)
+                 // (fuse_into_accumulators): without C, GELU (erf) beside block scales excepted
     FusedStaged, // through the fused bias and activation, with C or not, D of any type, staged as
                  // fp32 and stored by the threads (store_tile_fused)
     Deferred,  // D of the inputs' 16-bit type without C, tiles of more chunks than buffers: the
@@ -147,7 +147,8 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
         // alpha as the store applies it: the fused pass applied it already.
         float store_alpha = alpha;
         if constexpr (kStore == Store::Fused) {
-            fuse_into_accumulators<kN>(acc, p, smem, consumer, thread, row0, batch, alpha, column_bias);
+            fuse_into_accumulators<kN, Config, kBlockScaled>(acc, p, smem, consumer, thread, row0, batch, alpha,
+                                                             column_bias);
             store_alpha = 1.f;
         }
         if constexpr (kDeferred) {
@@ -171,11 +172,10 @@ __device__ __forceinline__ void consume(const Sm90Params &p, const SharedStorage
 template <typename T, int Config, bool kBlockScaled>
 __device__ __forceinline__ void consume_as_launched(const Sm90Params &p, const SharedStorage<Config> &smem,
                                                     int consumer, OperandMajors majors) {
-    // A fused epilogue in registers where it can be: C must be added before the activation, and GELU
-    // (erf) beside a block-scaled mainloop stays staged (there ptxas spilled 152 bytes for it).
+    // A fused epilogue in registers where it can be (fuses_in_registers); C must be added before the
+    // activation.
     if (p.bias != nullptr || p.activation != 0) {
-        const bool erf_beside_scales = kBlockScaled && static_cast<Activation>(p.activation) == Activation::GeluErf;
-        if (!fuses_in_registers(p) || erf_beside_scales) {
+        if (!fuses_in_registers<kBlockScaled>(p)) {
             consume<T, Config, Store::FusedStaged, kBlockScaled>(p, smem, consumer, majors);
             return;
         }
