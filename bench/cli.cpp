@@ -25,6 +25,7 @@ Options parse_options(int argc, char **argv) {
     Options options;
     std::vector<GemmWorkload> shapes, suite_workloads;
     bool with_defaults = true, gemm_only = false, copy_only = false, any_suite = false;
+    std::optional<SuiteEpilogue> fuse;
     std::optional<TimingMode> timing;
 
     for (int i = 1; i < argc; ++i) {
@@ -60,6 +61,8 @@ Options parse_options(int argc, char **argv) {
             } else {
                 throw std::invalid_argument("--suite '" + suite + "' is not a suite (--list shows them)");
             }
+        } else if (name == "--fuse") {
+            fuse = parse_fused_epilogue(value());
         } else if (name == "--list") {
             no_value();
             options.list_suites = true;
@@ -110,6 +113,9 @@ Options parse_options(int argc, char **argv) {
     }
 
     if (gemm_only && copy_only) throw std::invalid_argument("--gemm-only and --copy-only exclude each other");
+    if (fuse && !any_suite) throw std::invalid_argument("--fuse is for suites (--shape takes bias= and act=)");
+    if (fuse)
+        for (GemmWorkload &workload : suite_workloads) workload = with_epilogue(workload, *fuse);
     if (any_suite && copy_only) throw std::invalid_argument("--suite and --copy-only exclude each other");
     // A suite run is a GEMM run of its own: no seed workloads, no copy section but its baseline (the
     // bandwidth the GB/s column is read against), AUTO alone unless --algos says otherwise, timed in
@@ -147,6 +153,10 @@ void print_usage(std::ostream &out) {
            "                           workloads, of the copy section its device-to-device baseline\n"
            "                           alone, AUTO alone and burst timing unless --algos and --timing\n"
            "                           say otherwise\n"
+           "  --fuse EPILOGUE          bias=B:act=F, or either alone (as --shape's options): every\n"
+           "                           suite workload without an epilogue of its own and not 8-bit\n"
+           "                           runs with this one fused, against cuBLASLt's epilogue\n"
+           "                           (--suite llm-prefill --fuse bias=col:act=gelu)\n"
            "  --list                   print every suite's workloads and exit\n"
            "  --shape SPEC             add a GEMM workload MxNxK:dtype:ops[:option...]; dtype f16, bf16,\n"
            "                           f32 or tf32 (f32 data multiplied in TF32 by both libraries), or\n"

@@ -250,6 +250,28 @@ GemmWorkload parse_workload(const std::string &spec) {
     return w;
 }
 
+SuiteEpilogue parse_fused_epilogue(const std::string &text) {
+    GemmWorkload parsed;
+    bool beta_given = false;
+    const std::string spec = "--fuse " + text;
+    for (const std::string &option : split(text, ':')) {
+        const std::string key = option.substr(0, option.find('='));
+        if (key != "bias" && key != "act")
+            throw std::invalid_argument("--fuse '" + text + "': '" + option + "' is not bias=B or act=F");
+        parse_option(option, parsed, beta_given, spec);
+    }
+    return {parsed.bias, parsed.bias_f32, parsed.activation};
+}
+
+GemmWorkload with_epilogue(GemmWorkload w, const SuiteEpilogue &epilogue) {
+    if (w.has_epilogue() || w.fp8()) return w;
+    w.bias = epilogue.bias;
+    // An f32 D's bias is f32 already, as parse_workload writes it.
+    w.bias_f32 = epilogue.bias_f32 && w.out != ASYNCGEMM_R_32F;
+    w.activation = epilogue.activation;
+    return w;
+}
+
 std::vector<GemmWorkload> default_workloads() {
     return {
         gemm_workload(4096, 4096, 4096, ASYNCGEMM_R_16F, "NN"),

@@ -100,6 +100,17 @@ std::string type_text(const GemmWorkload &workload);
 // Throws std::invalid_argument naming what is wrong with the spec.
 GemmWorkload parse_workload(const std::string &spec);
 
+// --fuse's epilogue, "bias=B:act=F" or either alone (the options of those names), given to a suite
+// workload that has none of its own and is not 8-bit; the workload otherwise unchanged.  Throws
+// std::invalid_argument naming what is wrong with the text.
+struct SuiteEpilogue {
+    asyncgemm_bias_t bias = ASYNCGEMM_BIAS_NONE;
+    bool bias_f32 = false;
+    asyncgemm_activation_t activation = ASYNCGEMM_ACT_NONE;
+};
+SuiteEpilogue parse_fused_epilogue(const std::string &text);
+GemmWorkload with_epilogue(GemmWorkload workload, const SuiteEpilogue &epilogue);
+
 // The pieces of `text` between separators ("a:b" -> "a", "b"; "" -> one empty piece).
 std::vector<std::string> split(const std::string &text, char separator);
 

@@ -2,7 +2,8 @@
 # Fails unless `asyncgemm-bench --list` prints the suites the benchmark promises (bench/README.md),
 # at least 80 workloads in all, without a GPU, and every workload it lists parses back as a --shape;
 # and unless an 8-bit workload in any op pair parses, as does one of two formats (typeb=), and one with
-# a bias or a typeb= of its own format is refused as it is parsed.
+# a bias or a typeb= of its own format is refused as it is parsed; and unless --fuse gives suites a
+# bias and an activation, and refuses other options and a run without a suite.
 execute_process(COMMAND ${BENCH} --list RESULT_VARIABLE status OUTPUT_VARIABLE listing)
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "asyncgemm-bench --list exited ${status}")
@@ -45,5 +46,21 @@ execute_process(COMMAND ${BENCH} --help --shape 4096x4096x4096:e4m3:NT:bias=col 
                 ERROR_QUIET)
 if(status EQUAL 0)
     message(FATAL_ERROR "asyncgemm-bench takes 4096x4096x4096:e4m3:NT:bias=col; 8-bit workloads take no epilogue")
+endif()
+execute_process(COMMAND ${BENCH} --help --suite llm-prefill --suite training --fuse bias=col:act=gelu
+                RESULT_VARIABLE status ERROR_VARIABLE errors OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "asyncgemm-bench refuses --fuse bias=col:act=gelu on suites: ${errors}")
+endif()
+foreach(fuse "--fuse;beta=1" "--fuse;act=tanh" "--fuse;bias=diagonal")
+    execute_process(COMMAND ${BENCH} --help --suite training ${fuse} RESULT_VARIABLE status OUTPUT_QUIET ERROR_QUIET)
+    if(status EQUAL 0)
+        message(FATAL_ERROR "asyncgemm-bench takes ${fuse}")
+    endif()
+endforeach()
+execute_process(COMMAND ${BENCH} --help --fuse act=relu --shape 64x64x64:f16:NN RESULT_VARIABLE status OUTPUT_QUIET
+                ERROR_QUIET)
+if(status EQUAL 0)
+    message(FATAL_ERROR "asyncgemm-bench takes --fuse without a suite")
 endif()
 message(STATUS "asyncgemm-bench lists ${count} workloads, each of which parses as --shape")
