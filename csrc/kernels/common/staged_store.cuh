@@ -102,20 +102,32 @@ __device__ __forceinline__ void store_staged(const TileOutput<TOut> &out, const 
 
 // The fused epilogue on staged fp32 rows [first_row, first_row + rows) in place: each element of D
 // becomes act(alpha * acc + beta * C + bias), which store_staged then stores with alpha 1 and no C.
-// One element per thread and step, the activation inlined once: in store_staged's unrolled runs it
-// would be inlined at every element, or called, and a call's saved registers spilled in the
-// 128-register kernels.
+// Four columns per thread and step, one 16-byte read and write of the stage, their activations
+// independent chains that overlap; the loop rolled, so the activation's code is inlined four times
+// and not at every element of an unrolled run.  Columns past D's edge are read and written back as
+// they were: no bias, C or activation reaches them.
 template <typename TOut, int Threads, int TileN, int Stride>
 __device__ __forceinline__ void fuse_staged(const TileOutput<TOut> &out, float *stage, int first_row, int rows,
                                             float alpha, float beta, int thread) {
+    constexpr int kRun = 4;
+    static_assert(TileN % kRun == 0 && Stride % kRun == 0, "whole runs of 16-byte aligned fp32");
+    constexpr int kRunsPerRow = TileN / kRun;
 #pragma unroll 1
-    for (int i = thread; i < rows * TileN; i += Threads) {
-        const int row = first_row + i / TileN, col = i % TileN;
+    for (int r = thread; r < rows * kRunsPerRow; r += Threads) {
+        const int row = first_row + r / kRunsPerRow, col = r % kRunsPerRow * kRun;
         if (row >= out.rows_left || col >= out.cols_left) continue;
-        float &x = stage[(row - first_row) * Stride + col];
-        float v = scaled_product(alpha, x);
-        if (out.c != nullptr) v = plus_scaled_c(v, beta, to_float(out.c[row * out.ldc + col]));
-        x = out.fused.apply_inline(v, out.m0 + row, out.n0 + col);
+        float4 *staged = reinterpret_cast<float4 *>(stage + (row - first_row) * Stride + col);
+        const float4 run = *staged;
+        float v[kRun] = {run.x, run.y, run.z, run.w};
+        const int inside = min(kRun, out.cols_left - col);
+#pragma unroll
+        for (int e = 0; e < kRun; ++e) {
+            if (e >= inside) continue;
+            v[e] = scaled_product(alpha, v[e]);
+            if (out.c != nullptr) v[e] = plus_scaled_c(v[e], beta, to_float(out.c[row * out.ldc + col + e]));
+            v[e] = out.fused.apply_inline(v[e], out.m0 + row, out.n0 + col + e);
+        }
+        *staged = make_float4(v[0], v[1], v[2], v[3]);
     }
 }
 
