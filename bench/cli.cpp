@@ -25,7 +25,6 @@ Options parse_options(int argc, char **argv) {
     Options options;
     std::vector<GemmWorkload> shapes, suite_workloads;
     bool with_defaults = true, gemm_only = false, copy_only = false, any_suite = false;
-    std::optional<SuiteEpilogue> fuse;
     std::optional<TimingMode> timing;
 
     for (int i = 1; i < argc; ++i) {
@@ -62,7 +61,7 @@ Options parse_options(int argc, char **argv) {
                 throw std::invalid_argument("--suite '" + suite + "' is not a suite (--list shows them)");
             }
         } else if (name == "--fuse") {
-            fuse = parse_fused_epilogue(value());
+            options.fuse = parse_fused_epilogue(value());
         } else if (name == "--list") {
             no_value();
             options.list_suites = true;
@@ -113,9 +112,10 @@ Options parse_options(int argc, char **argv) {
     }
 
     if (gemm_only && copy_only) throw std::invalid_argument("--gemm-only and --copy-only exclude each other");
-    if (fuse && !any_suite) throw std::invalid_argument("--fuse is for suites (--shape takes bias= and act=)");
-    if (fuse)
-        for (GemmWorkload &workload : suite_workloads) workload = with_epilogue(workload, *fuse);
+    if (options.fuse && !any_suite && !options.list_suites)
+        throw std::invalid_argument("--fuse is for suites and --list (--shape takes bias= and act=)");
+    if (options.fuse)
+        for (GemmWorkload &workload : suite_workloads) workload = with_epilogue(workload, *options.fuse);
     if (any_suite && copy_only) throw std::invalid_argument("--suite and --copy-only exclude each other");
     // A suite run is a GEMM run of its own: no seed workloads, no copy section but its baseline (the
     // bandwidth the GB/s column is read against), AUTO alone unless --algos says otherwise, timed in
@@ -154,8 +154,9 @@ void print_usage(std::ostream &out) {
            "                           alone, AUTO alone and burst timing unless --algos and --timing\n"
            "                           say otherwise\n"
            "  --fuse EPILOGUE          bias=B:act=F, or either alone (as --shape's options): every\n"
-           "                           suite workload without an epilogue of its own and not 8-bit\n"
-           "                           runs with this one fused, against cuBLASLt's epilogue\n"
+           "                           suite workload without an epilogue of its own, not 8-bit and\n"
+           "                           not of the fp8 suite runs (and --list shows it) with this one\n"
+           "                           fused, against cuBLASLt's epilogue\n"
            "                           (--suite llm-prefill --fuse bias=col:act=gelu)\n"
            "  --list                   print every suite's workloads and exit\n"
            "  --shape SPEC             add a GEMM workload MxNxK:dtype:ops[:option...]; dtype f16, bf16,\n"
@@ -193,11 +194,14 @@ void print_usage(std::ostream &out) {
            "  --help                   this text\n";
 }
 
-void print_suites(std::ostream &out) {
+void print_suites(std::ostream &out, const std::optional<SuiteEpilogue> &fuse) {
     std::size_t total = 0;
     for (const Suite &suite : all_suites()) {
         out << suite.name << ": " << suite.about << " (" << suite.workloads.size() << " workloads)\n";
-        for (const GemmWorkload &w : suite.workloads) out << "  " << describe(w) << "  " << w.label << '\n';
+        for (const GemmWorkload &each : suite.workloads) {
+            const GemmWorkload w = fuse ? with_epilogue(each, *fuse) : each;
+            out << "  " << describe(w) << "  " << w.label << '\n';
+        }
         total += suite.workloads.size();
     }
     out << total << " workloads in " << all_suites().size() << " suites\n";

@@ -18,6 +18,7 @@ struct Options {
     bool run_copy = true;
     bool copy_baseline = false;           // the device-to-device copy's row alone (suite runs)
     bool list_suites = false;             // --list: print every suite's workloads and exit
+    std::optional<SuiteEpilogue> fuse;    // --fuse: the epilogue given to the suites' workloads
     std::optional<std::vector<asyncgemm_algo_t>> algorithms;  // --algos; none: every available one
     TimingMode timing = TimingMode::events;
     bool autotune = false;                // --autotune: the handle times its configurations per shape
@@ -32,7 +33,8 @@ Options parse_options(int argc, char **argv);
 
 void print_usage(std::ostream &out);
 
-// --list: every suite, its workloads one per line (label, then the --shape spelling).
-void print_suites(std::ostream &out);
+// --list: every suite, its workloads one per line (the --shape spelling, then the label), with
+// --fuse's epilogue where it gives them one.
+void print_suites(std::ostream &out, const std::optional<SuiteEpilogue> &fuse);
 
 }  // namespace bench

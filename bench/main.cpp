@@ -176,7 +176,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (options.list_suites) {
-        print_suites(std::cout);
+        print_suites(std::cout, options.fuse);
         return 0;
     }
 

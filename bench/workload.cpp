@@ -255,8 +255,9 @@ SuiteEpilogue parse_fused_epilogue(const std::string &text) {
     bool beta_given = false;
     const std::string spec = "--fuse " + text;
     for (const std::string &option : split(text, ':')) {
-        const std::string key = option.substr(0, option.find('='));
-        if (key != "bias" && key != "act")
+        const std::size_t equals = option.find('=');
+        const std::string key = option.substr(0, equals);
+        if ((key != "bias" && key != "act") || equals == std::string::npos || equals + 1 == option.size())
             throw std::invalid_argument("--fuse '" + text + "': '" + option + "' is not bias=B or act=F");
         parse_option(option, parsed, beta_given, spec);
     }
@@ -264,7 +265,8 @@ SuiteEpilogue parse_fused_epilogue(const std::string &text) {
 }
 
 GemmWorkload with_epilogue(GemmWorkload w, const SuiteEpilogue &epilogue) {
-    if (w.has_epilogue() || w.fp8()) return w;
+    // The fp8 suite's bf16 rows are the 8-bit rows' twins, compared with them as they are.
+    if (w.has_epilogue() || w.fp8() || w.suite == "fp8") return w;
     w.bias = epilogue.bias;
     // An f32 D's bias is f32 already, as parse_workload writes it.
     w.bias_f32 = epilogue.bias_f32 && w.out != ASYNCGEMM_R_32F;

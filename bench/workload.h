@@ -101,7 +101,8 @@ std::string type_text(const GemmWorkload &workload);
 GemmWorkload parse_workload(const std::string &spec);
 
 // --fuse's epilogue, "bias=B:act=F" or either alone (the options of those names), given to a suite
-// workload that has none of its own and is not 8-bit; the workload otherwise unchanged.  Throws
+// workload that has none of its own, is not 8-bit and not of the fp8 suite (whose bf16 rows are its
+// 8-bit rows' twins); the workload otherwise unchanged.  Throws
 // std::invalid_argument naming what is wrong with the text.
 struct SuiteEpilogue {
     asyncgemm_bias_t bias = ASYNCGEMM_BIAS_NONE;

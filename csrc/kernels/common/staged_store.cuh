@@ -18,7 +18,8 @@
 // on an H200, at 4096^3 and 2048 x 2048 x 256 f32.)
 //
 // C is read only when beta != 0, so D = alpha * A·B exactly even where C (or D's old contents) is
-// NaN; with C == D each element is read and then written by the same thread.
+// NaN; with C == D each element is read and then written by the same thread (store_staged), or read
+// by one thread and written by another after a barrier (store_staged_fused).
 #pragma once
 
 #include <stdint.h>
