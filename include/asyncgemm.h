@@ -164,9 +164,9 @@ typedef enum {
 
 /* The activation applied last, in fp32, before D is rounded to its type.  NaN stays NaN; +inf gives
    +inf and -inf gives 0 (ReLU +0, the others -0), the limits of each form.  On the GPU the
-   exponentials and reciprocals are the hardware's approximations: a few fp32 ulp (about 10 for
-   GELU_ERF near 0; more in GELU's left tails, where the function itself magnifies any rounding), far
-   inside a 16-bit D's rounding; a result within about a factor of 2 of fp32's smallest normal may
+   exponentials and reciprocals are the hardware's approximations: an f32 D lies within 1e-5
+   (relative) of the exact activation where the function is well-conditioned, as the GPU tests check
+   (GELU's left tails magnify any rounding), far inside a 16-bit D's rounding; a result within about a factor of 2 of fp32's smallest normal may
    be 0. */
 typedef enum {
     ASYNCGEMM_ACT_NONE = 0,

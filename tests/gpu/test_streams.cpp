@@ -139,6 +139,18 @@ struct GraphExec {
     }
 };
 
+// Two output tiles and a long K, f16 with C: split wherever the family splits.
+GemmCase few_tiles_long_k() {
+    GemmCase c;
+    c.type_ab = c.type_cd = ASYNCGEMM_R_16F;
+    c.op_b = ASYNCGEMM_OP_T;
+    c.m = 128, c.n = 256, c.k = 8192;
+    c.aligned16 = true;
+    c.c_source = CSource::Buffer;
+    c.beta = 0.5f;
+    return c;
+}
+
 // Captures the problem's call on `stream` into `graph` (global mode: a call the library made that
 // may not be captured would invalidate the capture) and instantiates it.
 void capture_gemm(GraphExec &graph, const GemmProblem &problem, asyncgemm_handle_t handle, cudaStream_t stream) {
@@ -464,15 +476,8 @@ TEST_CASE("with a workspace of the caller's, a captured call splits K as the eag
     for (asyncgemm_algo_t algo : available_gemm_algos(handle)) {
         if (algo == ASYNCGEMM_ALGO_ASYNC_COPY) continue;  // it never splits
         INFO("algorithm " << algo_name(algo));
-        // Two output tiles and a long K: split wherever the family splits.
-        GemmCase c;
+        GemmCase c = few_tiles_long_k();
         c.algo = algo;
-        c.type_ab = c.type_cd = ASYNCGEMM_R_16F;
-        c.op_b = ASYNCGEMM_OP_T;
-        c.m = 128, c.n = 256, c.k = 8192;
-        c.aligned16 = true;
-        c.c_source = CSource::Buffer;
-        c.beta = 0.5f;
         GemmProblem problem(c);
         problem.fill(rng, stream.get());
         const asyncgemm_status_t eager = problem.launch(handle, stream.get());
@@ -521,11 +526,7 @@ TEST_CASE("a graph replayed beside another stream's calls, each handle with its 
     solve.type_ab = ASYNCGEMM_R_16F, solve.type_cd = ASYNCGEMM_R_32F;
     solve.m = 3000, solve.n = 7, solve.k = 1536;
     solve.c_source = CSource::Buffer, solve.beta = 0.5f;
-    GemmCase few_tiles = decode;
-    few_tiles.type_ab = few_tiles.type_cd = ASYNCGEMM_R_16F;
-    few_tiles.m = 128, few_tiles.n = 256, few_tiles.k = 8192;
-    few_tiles.c_source = CSource::Buffer, few_tiles.beta = 0.5f;
-    for (const GemmCase &c : {decode, solve, few_tiles}) {
+    for (const GemmCase &c : {decode, solve, few_tiles_long_k()}) {
         INFO(c.describe());
         GemmProblem replayed(c), beside(c);
         replayed.fill(rng, first.get());

@@ -28,9 +28,9 @@ enum class Activation : int32_t { None = 0, Relu = 1, GeluTanh = 2, GeluErf = 3,
 // flush-to-zero forms, one MUFU instruction each (and a multiply for the division), where the forms
 // without .ftz (__expf, __fdividef in a build without -ftz) add a rescaling around the MUFU for
 // subnormal values, and the accurate library forms are longer still; exact library calls on the
-// host.  They cost the activations a few ulp of fp32 (GELU (erf) about 10 near 0, more in the
-// ill-conditioned left tails): far inside the rounding of 16-bit D, and inside the 1e-5 the f32 tests
-// allow.  An intermediate below fp32's normal range flushes to 0, so a result within a factor of
+// host.  They cost the activations a few ulp of fp32 (GELU (erf) about 10 near 0 as emulated on
+// the host, more in the ill-conditioned left tails): far inside the rounding of 16-bit D, and inside
+// the 1e-5 the f32 GPU tests allow.  An intermediate below fp32's normal range flushes to 0, so a result within a factor of
 // about 2 above it may be 0 too.
 // 2^x: ex2.approx.ftz.f32
 ASYNCGEMM_HOST_DEVICE inline float activation_exp2(float x) {
